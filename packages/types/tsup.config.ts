@@ -1,0 +1,13 @@
+import { defineConfig } from 'tsup';
+
+// ESM + CJS with declarations. `shims` gives the CJS build an `import.meta.url`.
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm', 'cjs'],
+  dts: true,
+  shims: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  platform: 'neutral',
+});

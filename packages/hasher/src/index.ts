@@ -1,0 +1,13 @@
+/**
+ * `@ssztree/hasher`: SHA-256 specialised for the 64-byte inputs of SSZ
+ * merkle trees — one digest, a pair, a whole layer, merkleize with virtual
+ * padding, zero hashes — over several byte-identical backends chosen at run
+ * time. It knows nothing of trees or SSZ types.
+ * @module
+ */
+export type { HasherBackend, HasherName } from './backend.js';
+export { HasherError, type HasherErrorCode } from './errors.js';
+export { digest64, hashInto, hashPair, hashPairInto } from './hash.js';
+export { depthForLimit, merkleize, mixInLength } from './merkleize.js';
+export { getBackend, getHasher, listHashers, setHasher, type HasherInfo } from './registry.js';
+export { MAX_DEPTH, zeroHash, zeroHashInto } from './zeroHashes.js';

@@ -6,7 +6,9 @@
  */
 import { hashInto as asHashInto } from '@chainsafe/as-sha256';
 import { hashInto as htHashInto } from '@chainsafe/hashtree';
-import type { Hasher } from '@chainsafe/persistent-merkle-tree/lib/hasher/types.js';
+import type { hasher as PmtHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
+
+type Hasher = typeof PmtHasher;
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hashInto, merkleize, setHasher, type HasherName } from '@ssztree/hasher';
 import { serveRow } from './lib/rowProcess.js';

@@ -62,7 +62,7 @@ describe.each(available)('backend %s', (name: HasherName) => {
       fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 40 }), (depth, offset) => {
         const buf = new Uint8Array(offset + 32 * 2 ** depth);
         for (let i = 0; i < buf.length; i++) buf[i] = (i * 7 + depth) & 0xff;
-        let expected = buf.slice(offset);
+        let expected: Uint8Array = buf.slice(offset);
         let layer = buf.subarray(offset);
         while (layer.length > 32) {
           expected = referenceLayer(expected);

@@ -49,9 +49,20 @@ describe.each(available)('merkleize with %s', (name) => {
     }
   });
 
+  it('equals the reference on inputs that span several internal blocks', () => {
+    setHasher(name);
+    const block = 2 ** 14;
+    for (const count of [block - 1, block + 1, 3 * block + 5]) {
+      const chunks = chunkList(count, count & 0xff);
+      for (const limit of [BigInt(count), 1n << 64n]) {
+        expect(toHex(merkleize(flat(chunks), limit))).toBe(toHex(referenceMerkleize(chunks, limit)));
+      }
+    }
+  });
+
   it('leaves the caller\'s chunks untouched', () => {
     setHasher(name);
-    const input = flat(chunkList(37, 1));
+    const input = flat(chunkList(2 ** 14 * 2 + 37, 1));
     const copy = input.slice();
     merkleize(input, 1n << 40n);
     expect(toHex(input)).toBe(toHex(copy));

@@ -1,0 +1,165 @@
+/**
+ * The batched flush: hashes every pending node of a store, wide leaves first,
+ * then branches level by level in increasing dirty height.
+ *
+ * Per level: the children's hashes are gathered into one contiguous staging
+ * buffer with 32-bit word copies (no per-node `Uint8Array`, no per-node
+ * hasher call), the level is hashed by one `hashInto` call in place (each
+ * digest lands on the front half of the staging buffer), and the digests are
+ * scattered back into the branches' hash pages with word copies.
+ *
+ * Wide leaves of one inner depth d are hashed together: their blocks are
+ * copied into staging back to back and folded d times in place, one
+ * `hashInto` per fold across all of them, leaving their roots contiguous.
+ *
+ * Invariant: on return, no live node has dh > 0 or FLAG_PENDING, every
+ * pending list is empty, and every dead entry's slot has been released to its
+ * free list (or waits on the nursery).
+ * @module
+ */
+import { hashInto } from '@ssztree/hasher';
+import type { IdList } from './idList.js';
+import { FLAG_FREE, FLAG_PENDING, type Pool } from './pool.js';
+import type { StoreCore as NodeStore } from './store.js';
+
+/** Staging kept between flushes; larger buffers are dropped after use. */
+const RETAINED_STAGING_BYTES = 1 << 22;
+
+export function flushPending(store: NodeStore): void {
+  for (let d = 1; d < store.widePending.length; d++) {
+    const list = store.widePending[d]!;
+    if (list.length > 0) flushWide(store, list, d);
+  }
+  for (let h = 1; h <= store.maxPendingHeight; h++) {
+    const list = store.pendingByHeight[h]!;
+    if (list.length > 0) flushLevel(store, list);
+  }
+  store.maxPendingHeight = 0;
+  store.pendingEntries = 0;
+  store.deadPending = 0;
+  if (store.staging.byteLength > RETAINED_STAGING_BYTES) store.staging = new Uint8Array(1 << 16);
+}
+
+function staging(store: NodeStore, bytes: number): Uint8Array {
+  if (store.staging.byteLength < bytes) {
+    let size = store.staging.byteLength;
+    while (size < bytes) size *= 2;
+    store.staging = new Uint8Array(size);
+  }
+  return store.staging;
+}
+
+/** Keeps the live entries of `list` (compacted in place), recycling the dead. */
+function liveEntries(store: NodeStore, list: IdList, pool: Pool): number {
+  const items = list.items;
+  const flagsPages = pool.flags;
+  const shift = pool.shift;
+  const mask = pool.mask;
+  let k = 0;
+  for (let i = 0; i < list.length; i++) {
+    const id = items[i]!;
+    const slot = id >>> 4;
+    if ((flagsPages[slot >>> shift]![slot & mask]! & FLAG_FREE) !== 0) store.unlist(id, FLAG_PENDING);
+    else items[k++] = id;
+  }
+  return k;
+}
+
+function flushLevel(store: NodeStore, list: IdList): void {
+  const branches = store.branches;
+  const n = liveEntries(store, list, branches);
+  const items = list.items;
+  const st8 = staging(store, 64 * n);
+  const st = new Int32Array(st8.buffer, 0, 16 * n);
+  const pools = store.pools;
+  const leftPages = branches.left;
+  const rightPages = branches.right;
+  const shift = branches.shift;
+  const mask = branches.mask;
+
+  // Gather: children's hashes, pair by pair.
+  for (let i = 0, d = 0; i < n; i++) {
+    const slot = items[i]! >>> 4;
+    const page = slot >>> shift;
+    const off = slot & mask;
+    for (let side = 0; side < 2; side++, d += 8) {
+      const child = side === 0 ? leftPages[page]![off]! : rightPages[page]![off]!;
+      const cp = pools[child & 15]!;
+      const cs = child >>> 4;
+      const w = cp.h32[cs >>> cp.shift]!;
+      const o = (cs & cp.mask) << 3;
+      st[d] = w[o]!;
+      st[d + 1] = w[o + 1]!;
+      st[d + 2] = w[o + 2]!;
+      st[d + 3] = w[o + 3]!;
+      st[d + 4] = w[o + 4]!;
+      st[d + 5] = w[o + 5]!;
+      st[d + 6] = w[o + 6]!;
+      st[d + 7] = w[o + 7]!;
+    }
+  }
+
+  hashInto(st8.subarray(0, 64 * n), st8.subarray(0, 32 * n));
+
+  // Scatter: digests into the branches' hash pages; the nodes are now hashed.
+  const hashPages = branches.h32;
+  const dhPages = branches.dh;
+  const flagPages = branches.flags;
+  for (let i = 0, s = 0; i < n; i++, s += 8) {
+    const slot = items[i]! >>> 4;
+    const page = slot >>> shift;
+    const off = slot & mask;
+    const w = hashPages[page]!;
+    const o = off << 3;
+    w[o] = st[s]!;
+    w[o + 1] = st[s + 1]!;
+    w[o + 2] = st[s + 2]!;
+    w[o + 3] = st[s + 3]!;
+    w[o + 4] = st[s + 4]!;
+    w[o + 5] = st[s + 5]!;
+    w[o + 6] = st[s + 6]!;
+    w[o + 7] = st[s + 7]!;
+    dhPages[page]![off] = 0;
+    const flags = flagPages[page]!;
+    flags[off] = flags[off]! & ~FLAG_PENDING;
+  }
+  list.clear();
+  list.shrink(1024);
+}
+
+function flushWide(store: NodeStore, list: IdList, depth: number): void {
+  const kind = 4 + depth - 1;
+  const pool = store.pools[kind]!;
+  const n = liveEntries(store, list, pool);
+  const items = list.items;
+  const words = 8 << depth;
+  const st8 = staging(store, 4 * words * n);
+  const st = new Int32Array(st8.buffer, 0, words * n);
+  const shift = pool.shift;
+  const mask = pool.mask;
+
+  for (let i = 0, d = 0; i < n; i++) {
+    const slot = items[i]! >>> 4;
+    const data = pool.d32[slot >>> shift]!;
+    const o = (slot & mask) * words;
+    for (let j = 0; j < words; j++) st[d++] = data[o + j]!;
+  }
+
+  let bytes = 4 * words * n;
+  for (let level = 0; level < depth; level++, bytes >>>= 1) {
+    hashInto(st8.subarray(0, bytes), st8.subarray(0, bytes >>> 1));
+  }
+
+  for (let i = 0, s = 0; i < n; i++, s += 8) {
+    const slot = items[i]! >>> 4;
+    const page = slot >>> shift;
+    const off = slot & mask;
+    const w = pool.h32[page]!;
+    const o = off << 3;
+    for (let j = 0; j < 8; j++) w[o + j] = st[s + j]!;
+    const flags = pool.flags[page]!;
+    flags[off] = flags[off]! & ~FLAG_PENDING;
+  }
+  list.clear();
+  list.shrink(1024);
+}

@@ -1,0 +1,16 @@
+/**
+ * `@ssztree/core`: persistent merkle trees over a compact typed-array node
+ * store, with batched incremental rehashing (one `hashInto` per dirty level),
+ * wide leaves, reference-counted reclamation and proofs. It knows nothing of
+ * SSZ types; `@ssztree/types` builds on it.
+ * @module
+ */
+export { CoreError, type CoreErrorCode } from './errors.js';
+export { gindexDepth, toGindex, type Gindex } from './gindex.js';
+export { MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, type NodeKind } from './ids.js';
+export { lengthChunk } from './list.js';
+export { MAX_PATH_DEPTH } from './navigate.js';
+export { defaultStore, NodeStore } from './nodeStore.js';
+export { helperIndices, multiproofRoot, verifyMultiproof, verifySingleProof, type Multiproof, type SingleProof } from './proof.js';
+export type { StoreStats } from './store.js';
+export { Tree } from './tree.js';

@@ -1,0 +1,190 @@
+/**
+ * `NodeStore`: the public, checked face of the node store. Every method
+ * validates its ids and arguments (throwing `CoreError`), and every node it
+ * hands out that nobody holds yet is "floating": listed in the nursery and
+ * freed by the next sweep unless it has been attached to a branch, retained,
+ * or wrapped in a `Tree` by then. Sweeps happen only between tasks (see
+ * `StoreCore.collect`), so a floating id is good for the rest of the current
+ * synchronous task.
+ * @module
+ */
+import { buildFromChunks, readHashRaw } from './build.js';
+import { CoreError } from './errors.js';
+import { checkDepth, type Gindex } from './gindex.js';
+import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, MAX_ZERO_DEPTH, type NodeId, type NodeKind, zeroId } from './ids.js';
+import { readLength, withLength } from './list.js';
+import { getNode, getNodeAtDepth, iterateNodesAtDepth, setNode, setNodesAtDepth } from './navigate.js';
+import { buildPartialTree } from './partial.js';
+import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
+import { StoreCore } from './store.js';
+import { createWide, readWideChunks, wideDepth } from './wide.js';
+
+function checkChunk(chunk: Uint8Array, offset: number, what: string): void {
+  if (!(chunk instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + 32 > chunk.length) {
+    throw new CoreError('BAD_INPUT', `${what}: need 32 bytes at offset ${offset}`);
+  }
+}
+
+export class NodeStore extends StoreCore {
+  // ---------------------------------------------------------- constructors
+
+  /** The all-zero subtree of `depth` (0..64): a shared, pre-hashed singleton. */
+  zero(depth: number): NodeId {
+    checkDepth(depth, 0, MAX_ZERO_DEPTH);
+    return zeroId(depth);
+  }
+
+  /** A leaf holding `chunk[offset, offset+32)`. */
+  leaf(chunk: Uint8Array, offset = 0): NodeId {
+    checkChunk(chunk, offset, 'leaf');
+    return this.float(this.newLeaf(chunk, offset));
+  }
+
+  /** A branch over two nodes (hashed lazily, with the next root computation). */
+  branch(left: NodeId, right: NodeId): NodeId {
+    this.check(left);
+    this.check(right);
+    return this.float(this.newBranch(left, right));
+  }
+
+  /** A node known only by its hash (the unknown parts of a partial tree). */
+  opaque(hash: Uint8Array, offset = 0): NodeId {
+    checkChunk(hash, offset, 'opaque');
+    return this.float(this.newOpaque(hash, offset));
+  }
+
+  /** A wide leaf: a subtree of 2..64 chunks (a power of two) stored as one record. */
+  wide(chunks: Uint8Array): NodeId {
+    if (!(chunks instanceof Uint8Array)) throw new CoreError('BAD_INPUT', 'wide: chunks must be a Uint8Array');
+    return this.float(createWide(this, chunks));
+  }
+
+  /** The subtree of `depth` whose first leaves are `chunks`, the rest zero; hashed as it is built. */
+  fromChunks(chunks: Uint8Array, depth: number): NodeId {
+    if (!(chunks instanceof Uint8Array)) throw new CoreError('BAD_INPUT', 'fromChunks: chunks must be a Uint8Array');
+    return this.float(buildFromChunks(this, chunks, depth));
+  }
+
+  /** An SSZ list node: branch(contents, uint256 length leaf). */
+  withLength(contents: NodeId, length: number | bigint): NodeId {
+    this.check(contents);
+    return this.float(withLength(this, contents, length));
+  }
+
+  // --------------------------------------------------------------- reading
+
+  kind(id: NodeId): NodeKind {
+    this.check(id);
+    return kindName(id & 15);
+  }
+
+  /** Children of a branch (or of a zero subtree of depth > 0). */
+  left(id: NodeId): NodeId {
+    this.check(id);
+    return this.leftOf(id);
+  }
+
+  right(id: NodeId): NodeId {
+    this.check(id);
+    return this.rightOf(id);
+  }
+
+  /** The node's 32-byte hash tree root (a copy), hashing pending nodes first. */
+  hash(id: NodeId): Uint8Array {
+    this.check(id);
+    const out = new Uint8Array(32);
+    this.hashInto(id, out, 0);
+    return out;
+  }
+
+  /** The chunk of a leaf (or the zero chunk). */
+  chunk(id: NodeId): Uint8Array {
+    this.check(id);
+    if ((id & 15) !== KIND_LEAF && id !== 0) throw new CoreError('NOT_BRANCH', `node ${id} is a ${kindName(id & 15)}, not a leaf`);
+    const out = new Uint8Array(32);
+    readHashRaw(this, id, out, 0);
+    return out;
+  }
+
+  /** A copy of a wide leaf's chunks. */
+  wideChunks(id: NodeId): Uint8Array {
+    this.check(id);
+    if (wideDepth(id) === 0) throw new CoreError('BAD_NODE', `node ${id} is not a wide leaf`);
+    return readWideChunks(this, id);
+  }
+
+  /** The inner depth of a wide leaf (0 for other nodes). */
+  wideDepth(id: NodeId): number {
+    this.check(id);
+    return wideDepth(id);
+  }
+
+  /** The length held by a list node's right child. */
+  lengthOf(list: NodeId): number {
+    this.check(list);
+    if ((list & 15) !== KIND_BRANCH) throw new CoreError('NOT_BRANCH', `node ${list} is not a list node`);
+    return readLength(this, list);
+  }
+
+  // ------------------------------------------------------------ navigation
+
+  getNode(root: NodeId, gindex: Gindex): NodeId {
+    this.check(root);
+    return this.float(getNode(this, root, gindex));
+  }
+
+  /** `root` with `node` at `gindex`: a new root sharing all untouched subtrees. */
+  setNode(root: NodeId, gindex: Gindex, node: NodeId): NodeId {
+    this.check(root);
+    this.check(node);
+    return this.float(setNode(this, root, gindex, node));
+  }
+
+  getNodeAtDepth(root: NodeId, depth: number, index: number): NodeId {
+    this.check(root);
+    return this.float(getNodeAtDepth(this, root, depth, index));
+  }
+
+  /** Many writes at one level, `indices` strictly ascending, in one pass down the tree. */
+  setNodesAtDepth(root: NodeId, depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>): NodeId {
+    this.check(root);
+    return this.float(setNodesAtDepth(this, root, depth, indices, nodes));
+  }
+
+  *iterateNodesAtDepth(root: NodeId, depth: number, start: number, count: number): Generator<NodeId> {
+    this.check(root);
+    for (const id of iterateNodesAtDepth(this, root, depth, start, count)) yield this.float(id);
+  }
+
+  getNodesAtDepth(root: NodeId, depth: number, start: number, count: number): NodeId[] {
+    return [...this.iterateNodesAtDepth(root, depth, start, count)];
+  }
+
+  // ---------------------------------------------------------------- proofs
+
+  /** The branch proving the 32 bytes at `gindex` below `root`. */
+  singleProof(root: NodeId, gindex: Gindex): SingleProof {
+    this.check(root);
+    return createSingleProof(this, root, gindex);
+  }
+
+  /** A multiproof of `gindices` below `root`, helpers in consensus-spec order. */
+  multiproof(root: NodeId, gindices: readonly Gindex[]): Multiproof {
+    this.check(root);
+    return createMultiproof(this, root, gindices);
+  }
+
+  /** The partial tree a multiproof describes (opaque nodes where contents are unknown). */
+  partialTree(proof: Multiproof): NodeId {
+    return this.float(buildPartialTree(this, proof.gindices, proof.leaves, proof.proof));
+  }
+
+  /** True for the zero subtrees (shared singletons). */
+  isZero(id: NodeId): boolean {
+    this.check(id);
+    return (id & 15) === KIND_ZERO;
+  }
+}
+
+/** The store used when none is given. */
+export const defaultStore: NodeStore = /* @__PURE__ */ new NodeStore();

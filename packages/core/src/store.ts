@@ -1,0 +1,451 @@
+/**
+ * `StoreCore`: every node of every tree built in it, as slots of per-kind
+ * typed-array pools (see `pool.ts`), with reference counts and the lists
+ * that drive batched hashing and reclamation.
+ *
+ * Invariants this module keeps:
+ * - Nodes are immutable once created. A branch's links never change; its hash
+ *   is written once, by the flush, and is a pure function of its children.
+ * - Every unhashed branch is listed exactly once in `pendingByHeight[dh]`,
+ *   where dh = 1 + max(dh(children)) (hashed nodes have dh 0); every unhashed
+ *   wide leaf is listed once in `widePending[depth]`. Flushing heights
+ *   1, 2, 3, … after the wide leaves therefore always finds children hashed.
+ * - A node's reference count is the number of branches linking it plus the
+ *   number of `retain` calls (tree handles). At zero it is freed, and its
+ *   children are released iteratively (no recursion).
+ * - A node created with no holder ("floating") is listed in the nursery and
+ *   freed by the next sweep if it is still unheld. Sweeps run only at safe
+ *   points: `collect()`, a scheduled macrotask, or a FinalizationRegistry
+ *   callback — never inside a synchronous write.
+ * @module
+ */
+import { zeroHashInto } from '@ssztree/hasher';
+import { CoreError } from './errors.js';
+import { flushPending } from './hashing.js';
+import { IdList } from './idList.js';
+import {
+  KIND_BRANCH,
+  KIND_COUNT,
+  KIND_LEAF,
+  KIND_OPAQUE,
+  KIND_WIDE_BASE,
+  KIND_ZERO,
+  MAX_WIDE_DEPTH,
+  MAX_ZERO_DEPTH,
+  type NodeId,
+} from './ids.js';
+import { FLAG_FREE, FLAG_NURSERY, FLAG_PENDING, Pool } from './pool.js';
+
+/**
+ * 2^15 slots per page: a 1 MiB hash page for branches and leaves, large
+ * enough that a bulk build's level hashes in a handful of zero-copy calls,
+ * small enough that a mostly empty last page wastes little.
+ */
+const PAGE_SHIFT = 15;
+/** Wide leaves: pages of about 256 KiB of chunk data. */
+const WIDE_PAGE_DATA_SHIFT = 18;
+/** Floating nodes listed before a sweep is scheduled. */
+const NURSERY_SWEEP_THRESHOLD = 1 << 14;
+/** Dead pending entries tolerated before the pending lists are compacted. */
+const DEAD_PENDING_THRESHOLD = 1 << 16;
+/** Dirty heights are bytes; deeper unhashed chains are flushed first. */
+const MAX_DIRTY_HEIGHT = 255;
+
+export interface StoreStats {
+  /** Live nodes per kind (zero subtrees excluded). */
+  readonly branches: number;
+  readonly leaves: number;
+  readonly opaques: number;
+  readonly wides: number;
+  /** Live nodes in total. */
+  readonly nodes: number;
+  /** Bytes of typed-array storage held by the pools and lists. */
+  readonly bytes: number;
+  /** Unhashed nodes waiting for the next flush. */
+  readonly pending: number;
+  /** Floating nodes waiting for the next sweep. */
+  readonly floating: number;
+}
+
+export class StoreCore {
+  /** Pools indexed by kind tag. */
+  readonly pools: Pool[] = [];
+  readonly branches: Pool;
+  readonly leaves: Pool;
+  readonly opaques: Pool;
+  readonly zeros: Pool;
+  /** Unhashed branches by dirty height (index 0 unused). */
+  readonly pendingByHeight: IdList[] = [];
+  /** Unhashed wide leaves by inner depth (index 0 unused). */
+  readonly widePending: IdList[] = [];
+  maxPendingHeight = 0;
+  /** Entries across all pending lists, dead ones included. */
+  pendingEntries = 0;
+  /** Pending entries whose node was freed before it was hashed. */
+  deadPending = 0;
+  readonly nursery = new IdList(1024);
+  /** Shared staging buffer of the flush (grown per flush, trimmed after). */
+  staging: Uint8Array = new Uint8Array(1 << 16);
+  private readonly freeStack = new IdList(256);
+  private sweepScheduled = false;
+
+  constructor() {
+    this.zeros = new Pool({ kind: KIND_ZERO, pageShift: 7 });
+    this.branches = new Pool({ kind: KIND_BRANCH, pageShift: PAGE_SHIFT, links: true });
+    this.leaves = new Pool({ kind: KIND_LEAF, pageShift: PAGE_SHIFT });
+    this.opaques = new Pool({ kind: KIND_OPAQUE, pageShift: 10 });
+    this.pools.push(this.zeros, this.branches, this.leaves, this.opaques);
+    for (let d = 1; d <= MAX_WIDE_DEPTH; d++) {
+      const chunks = 1 << d;
+      this.pools.push(new Pool({ kind: KIND_WIDE_BASE + d - 1, pageShift: WIDE_PAGE_DATA_SHIFT - 5 - d, chunks }));
+    }
+    for (let h = 0; h <= MAX_DIRTY_HEIGHT; h++) this.pendingByHeight.push(new IdList(h === 0 ? 1 : 16));
+    for (let d = 0; d <= MAX_WIDE_DEPTH; d++) this.widePending.push(new IdList(d === 0 ? 1 : 16));
+    // Zero subtrees: slots 0..64 of the zero pool, pre-hashed, never freed.
+    const first = this.zeros.allocRange(MAX_ZERO_DEPTH + 1);
+    for (let d = 0; d <= MAX_ZERO_DEPTH; d++) zeroHashInto(d, this.zeros.h8[0]!, 32 * (first + d));
+  }
+
+  // ---------------------------------------------------------------- checks
+
+  /** Throws `BAD_NODE` unless `id` names a live node of this store. */
+  check(id: NodeId): void {
+    if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff) throw new CoreError('BAD_NODE', `not a node id: ${String(id)}`);
+    const kind = id & 15;
+    const slot = id >>> 4;
+    if (kind >= KIND_COUNT) throw new CoreError('BAD_NODE', `node ${id}: unknown kind ${kind}`);
+    const pool = this.pools[kind]!;
+    if (slot >= pool.top || (pool.flags[slot >>> pool.shift]![slot & pool.mask]! & FLAG_FREE) !== 0) {
+      throw new CoreError('BAD_NODE', `node ${id} is not live in this store`);
+    }
+  }
+
+  // ---------------------------------------------------------- constructors
+
+  /** A new leaf holding `chunk[offset, offset + 32)`. Internal: no checks, not floated. */
+  newLeaf(chunk: Uint8Array, offset: number): NodeId {
+    const pool = this.leaves;
+    const slot = pool.alloc();
+    const page = slot >>> PAGE_SHIFT;
+    const off = slot & pool.mask;
+    const h = pool.h8[page]!;
+    const o = off << 5;
+    for (let i = 0; i < 32; i++) h[o + i] = chunk[offset + i]!;
+    pool.rc[page]![off] = 0;
+    pool.flags[page]![off] = 0;
+    return (slot << 4) | KIND_LEAF;
+  }
+
+  /** A new opaque node (a known hash with unknown contents). Internal. */
+  newOpaque(hash: Uint8Array, offset: number): NodeId {
+    const pool = this.opaques;
+    const slot = pool.alloc();
+    const page = slot >>> pool.shift;
+    const off = slot & pool.mask;
+    pool.h8[page]!.set(hash.subarray(offset, offset + 32), off << 5);
+    pool.rc[page]![off] = 0;
+    pool.flags[page]![off] = 0;
+    return (slot << 4) | KIND_OPAQUE;
+  }
+
+  /**
+   * A new unhashed branch. Internal: links are trusted. Retains both
+   * children and lists the branch for hashing at its dirty height.
+   */
+  newBranch(left: NodeId, right: NodeId): NodeId {
+    const pool = this.branches;
+    const slot = pool.alloc();
+    const page = slot >>> PAGE_SHIFT;
+    const off = slot & pool.mask;
+    pool.left[page]![off] = left;
+    pool.right[page]![off] = right;
+    pool.rc[page]![off] = 0;
+    let dh = 0;
+    if ((left & 15) !== KIND_ZERO) {
+      this.retainUnchecked(left);
+      if ((left & 15) === KIND_BRANCH) dh = pool.dh[left >>> 4 >>> PAGE_SHIFT]![(left >>> 4) & pool.mask]!;
+    }
+    if ((right & 15) !== KIND_ZERO) {
+      this.retainUnchecked(right);
+      if ((right & 15) === KIND_BRANCH) {
+        const r = pool.dh[right >>> 4 >>> PAGE_SHIFT]![(right >>> 4) & pool.mask]!;
+        if (r > dh) dh = r;
+      }
+    }
+    const id = (slot << 4) | KIND_BRANCH;
+    if (dh === MAX_DIRTY_HEIGHT) {
+      // A chain of 255 unhashed levels: hash it now rather than widen the byte.
+      this.flush();
+      dh = 0;
+    }
+    dh++;
+    pool.dh[page]![off] = dh;
+    pool.flags[page]![off] = FLAG_PENDING;
+    this.pendingByHeight[dh]!.push(id);
+    this.pendingEntries++;
+    if (dh > this.maxPendingHeight) this.maxPendingHeight = dh;
+    return id;
+  }
+
+  /** A new unhashed wide leaf of inner depth `depth` from `data[offset, offset + 32·2^depth)`. Internal. */
+  newWide(depth: number, data: Uint8Array, offset: number): NodeId {
+    const kind = KIND_WIDE_BASE + depth - 1;
+    const pool = this.pools[kind]!;
+    const slot = pool.alloc();
+    const page = slot >>> pool.shift;
+    const off = slot & pool.mask;
+    const bytes = 32 << depth;
+    pool.d8[page]!.set(data.subarray(offset, offset + bytes), off * bytes);
+    pool.rc[page]![off] = 0;
+    pool.flags[page]![off] = FLAG_PENDING;
+    const id = (slot << 4) | kind;
+    this.widePending[depth]!.push(id);
+    this.pendingEntries++;
+    return id;
+  }
+
+  // --------------------------------------------------------------- reading
+
+  /** Left child of a branch or of a zero subtree of depth > 0. */
+  leftOf(id: NodeId): NodeId {
+    const kind = id & 15;
+    if (kind === KIND_BRANCH) {
+      const slot = id >>> 4;
+      return this.branches.left[slot >>> PAGE_SHIFT]![slot & this.branches.mask]!;
+    }
+    return this.zeroChild(id);
+  }
+
+  /** Right child of a branch or of a zero subtree of depth > 0. */
+  rightOf(id: NodeId): NodeId {
+    const kind = id & 15;
+    if (kind === KIND_BRANCH) {
+      const slot = id >>> 4;
+      return this.branches.right[slot >>> PAGE_SHIFT]![slot & this.branches.mask]!;
+    }
+    return this.zeroChild(id);
+  }
+
+  private zeroChild(id: NodeId): NodeId {
+    const kind = id & 15;
+    if (kind === KIND_ZERO && id >>> 4 > 0) return ((id >>> 4) - 1) << 4;
+    if (kind === KIND_OPAQUE) throw new CoreError('OPAQUE', `node ${id} is opaque: its children are not known`);
+    throw new CoreError('NOT_BRANCH', `node ${id} has no children`);
+  }
+
+  /** Copies the node's 32-byte hash into `out` at `offset`, hashing pending nodes first. */
+  hashInto(id: NodeId, out: Uint8Array, offset = 0): void {
+    if (this.pendingEntries > 0) this.flush();
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    const o = (slot & pool.mask) << 5;
+    out.set(pool.h8[slot >>> pool.shift]!.subarray(o, o + 32), offset);
+  }
+
+  /** True when two hashed nodes (leaves, zero chunks) hold the same 32 bytes. */
+  sameHash(a: NodeId, b: NodeId): boolean {
+    const pa = this.pools[a & 15]!;
+    const pb = this.pools[b & 15]!;
+    const sa = a >>> 4;
+    const sb = b >>> 4;
+    const wa = pa.h32[sa >>> pa.shift]!;
+    const wb = pb.h32[sb >>> pb.shift]!;
+    const oa = (sa & pa.mask) << 3;
+    const ob = (sb & pb.mask) << 3;
+    for (let i = 0; i < 8; i++) if (wa[oa + i] !== wb[ob + i]) return false;
+    return true;
+  }
+
+  refCount(id: NodeId): number {
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    return pool.rc[slot >>> pool.shift]![slot & pool.mask]!;
+  }
+
+  // --------------------------------------------------------------- hashing
+
+  /** Hashes every pending node: wide leaves, then branches by dirty height. */
+  flush(): void {
+    if (this.pendingEntries > 0) flushPending(this);
+  }
+
+  // ------------------------------------------------------------ lifetimes
+
+  /** Adds a holder to a live node. */
+  retain(id: NodeId): void {
+    this.check(id);
+    if ((id & 15) !== KIND_ZERO) this.retainUnchecked(id);
+  }
+
+  retainUnchecked(id: NodeId): void {
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    pool.rc[slot >>> pool.shift]![slot & pool.mask]!++;
+  }
+
+  /** Removes a holder; frees the node (and, iteratively, what only it held) at zero. */
+  release(id: NodeId): void {
+    this.check(id);
+    if ((id & 15) === KIND_ZERO) return;
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    const rc = pool.rc[slot >>> pool.shift]!;
+    const off = slot & pool.mask;
+    if (rc[off]! <= 0) throw new CoreError('BAD_NODE', `node ${id} released more often than retained`);
+    if (--rc[off]! === 0) this.freeCascade(id);
+  }
+
+  /**
+   * Lists a node with no holder in the nursery, so that the next sweep frees
+   * it unless a tree or branch has taken it by then.
+   */
+  float(id: NodeId): NodeId {
+    if ((id & 15) === KIND_ZERO) return id;
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    const page = slot >>> pool.shift;
+    const off = slot & pool.mask;
+    const flags = pool.flags[page]!;
+    if (pool.rc[page]![off] === 0 && (flags[off]! & (FLAG_NURSERY | FLAG_FREE)) === 0) {
+      flags[off] = flags[off]! | FLAG_NURSERY;
+      this.nursery.push(id);
+      if (this.nursery.length >= NURSERY_SWEEP_THRESHOLD) this.scheduleSweep();
+    }
+    return id;
+  }
+
+  /** Frees a node nobody holds right away (internal scratch nodes). */
+  dropIfUnheld(id: NodeId): void {
+    if ((id & 15) === KIND_ZERO) return;
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    const page = slot >>> pool.shift;
+    const off = slot & pool.mask;
+    if (pool.rc[page]![off] === 0 && (pool.flags[page]![off]! & FLAG_FREE) === 0) this.freeCascade(id);
+  }
+
+  /** Frees `id` (whose count is zero) and every node only it held. */
+  private freeCascade(id: NodeId): void {
+    const stack = this.freeStack;
+    const branches = this.branches;
+    stack.push(id);
+    while (stack.length > 0) {
+      const x = stack.pop();
+      const kind = x & 15;
+      const pool = this.pools[kind]!;
+      const slot = x >>> 4;
+      const page = slot >>> pool.shift;
+      const off = slot & pool.mask;
+      if (kind === KIND_BRANCH) {
+        this.releaseChild(branches.left[page]![off]!, stack);
+        this.releaseChild(branches.right[page]![off]!, stack);
+      }
+      const flags = pool.flags[page]!;
+      const f = flags[off]! | FLAG_FREE;
+      flags[off] = f;
+      pool.live--;
+      if ((f & FLAG_PENDING) !== 0) this.deadPending++;
+      if ((f & (FLAG_PENDING | FLAG_NURSERY)) === 0) pool.free.push(slot);
+    }
+    if (this.deadPending > DEAD_PENDING_THRESHOLD && this.deadPending * 2 > this.pendingEntries) this.compactPending();
+  }
+
+  private releaseChild(child: NodeId, stack: IdList): void {
+    if ((child & 15) === KIND_ZERO) return;
+    const pool = this.pools[child & 15]!;
+    const slot = child >>> 4;
+    const rc = pool.rc[slot >>> pool.shift]!;
+    if (--rc[slot & pool.mask]! === 0) stack.push(child);
+  }
+
+  /** Recycles a slot that a list has just let go of, if it is free. */
+  unlist(id: NodeId, flag: number): void {
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    const flags = pool.flags[slot >>> pool.shift]!;
+    const off = slot & pool.mask;
+    const f = flags[off]! & ~flag;
+    flags[off] = f;
+    if ((f & FLAG_FREE) !== 0 && (f & (FLAG_PENDING | FLAG_NURSERY)) === 0) pool.free.push(slot);
+  }
+
+  /** Drops dead entries from the pending lists so their slots can be reused without a flush. */
+  private compactPending(): void {
+    const compact = (list: IdList): void => {
+      let k = 0;
+      for (let i = 0; i < list.length; i++) {
+        const id = list.items[i]!;
+        const pool = this.pools[id & 15]!;
+        const slot = id >>> 4;
+        if ((pool.flags[slot >>> pool.shift]![slot & pool.mask]! & FLAG_FREE) !== 0) this.unlist(id, FLAG_PENDING);
+        else list.items[k++] = id;
+      }
+      this.pendingEntries -= list.length - k;
+      list.length = k;
+    };
+    for (const list of this.pendingByHeight) compact(list);
+    for (const list of this.widePending) compact(list);
+    this.deadPending = 0;
+  }
+
+  /**
+   * Frees every floating node that is still unheld. Call only at a safe
+   * point: an unattached id created before the sweep is invalid after it.
+   */
+  collect(): void {
+    const list = this.nursery;
+    // Freeing can cascade but never adds to the nursery, so one pass suffices.
+    for (let i = 0; i < list.length; i++) {
+      const id = list.items[i]!;
+      const pool = this.pools[id & 15]!;
+      const slot = id >>> 4;
+      const page = slot >>> pool.shift;
+      const off = slot & pool.mask;
+      const flags = pool.flags[page]!;
+      const f = flags[off]!;
+      if ((f & FLAG_FREE) !== 0) {
+        this.unlist(id, FLAG_NURSERY);
+      } else {
+        flags[off] = f & ~FLAG_NURSERY;
+        if (pool.rc[page]![off] === 0) this.freeCascade(id);
+      }
+    }
+    list.clear();
+    list.shrink(1024);
+  }
+
+  scheduleSweep(): void {
+    if (this.sweepScheduled) return;
+    this.sweepScheduled = true;
+    const run = (): void => {
+      this.sweepScheduled = false;
+      this.collect();
+    };
+    // A macrotask: it can only run between tasks, never inside a write.
+    if (typeof setImmediate === 'function') setImmediate(run);
+    else setTimeout(run, 0);
+  }
+
+  // ----------------------------------------------------------------- stats
+
+  stats(): StoreStats {
+    let wides = 0;
+    let bytes = this.nursery.byteLength + this.staging.byteLength;
+    for (const pool of this.pools) {
+      bytes += pool.byteLength();
+      if (pool.chunks > 0) wides += pool.live;
+    }
+    for (const list of this.pendingByHeight) bytes += list.byteLength;
+    for (const list of this.widePending) bytes += list.byteLength;
+    return {
+      branches: this.branches.live,
+      leaves: this.leaves.live,
+      opaques: this.opaques.live,
+      wides,
+      nodes: this.branches.live + this.leaves.live + this.opaques.live + wides,
+      bytes,
+      pending: this.pendingEntries - this.deadPending,
+      floating: this.nursery.length,
+    };
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * `Tree`: a handle that holds one root node of a store. It is what keeps a
+ * version alive: the handle retains its root, and the root (through branch
+ * reference counts) everything below it.
+ *
+ * A handle is released either explicitly (`dispose()`, `using`), or, when it
+ * is garbage collected without that, by a `FinalizationRegistry` callback.
+ * Those callbacks run as their own tasks, between other tasks, so a release
+ * can never interleave with a write that is half done: every write here is
+ * synchronous from the first new node to the retained new root.
+ *
+ * Writes through a handle replace its root (the old version stays intact for
+ * every other handle holding it); `clone()` is how a version is kept.
+ * @module
+ */
+import { readHashRaw } from './build.js';
+import { CoreError } from './errors.js';
+import { type Gindex, gindexBits } from './gindex.js';
+import type { NodeId } from './ids.js';
+import { getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, setNodeByBits, setNodesAtDepth } from './navigate.js';
+import { defaultStore, type NodeStore } from './nodeStore.js';
+import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
+
+/** What the registry holds for a handle: never the handle itself. */
+interface Cell {
+  readonly store: NodeStore;
+  root: NodeId;
+}
+
+const registry = new FinalizationRegistry<Cell>((cell) => {
+  if (cell.root < 0) return;
+  const root = cell.root;
+  cell.root = -1;
+  cell.store.release(root);
+});
+
+export class Tree implements Disposable {
+  readonly store: NodeStore;
+  readonly #cell: Cell;
+
+  /** A handle on `root` (retained for as long as the handle lives). */
+  constructor(root: NodeId, store: NodeStore = defaultStore) {
+    store.retain(root);
+    this.store = store;
+    this.#cell = { store, root };
+    registry.register(this, this.#cell, this.#cell);
+  }
+
+  /** A tree of `depth` built from packed chunks (zero-padded), hashed as it is built. */
+  static fromChunks(chunks: Uint8Array, depth: number, store: NodeStore = defaultStore): Tree {
+    return new Tree(store.fromChunks(chunks, depth), store);
+  }
+
+  /** The all-zero tree of `depth`. */
+  static zero(depth: number, store: NodeStore = defaultStore): Tree {
+    return new Tree(store.zero(depth), store);
+  }
+
+  private get live(): Cell {
+    const cell = this.#cell;
+    if (cell.root < 0) throw new CoreError('DISPOSED', 'tree used after dispose()');
+    return cell;
+  }
+
+  get disposed(): boolean {
+    return this.#cell.root < 0;
+  }
+
+  /** The root node id. */
+  get rootNode(): NodeId {
+    return this.live.root;
+  }
+
+  /** Points the handle at another root of the same store. */
+  set rootNode(node: NodeId) {
+    const cell = this.live;
+    if (node === cell.root) return;
+    this.store.retain(node);
+    const old = cell.root;
+    cell.root = node;
+    this.store.release(old);
+  }
+
+  /** The 32-byte hash tree root, hashing every pending node first. */
+  get root(): Uint8Array {
+    return this.store.hash(this.live.root);
+  }
+
+  /** Writes the root into `out` at `offset` without allocating. */
+  rootInto(out: Uint8Array, offset = 0): void {
+    this.store.hashInto(this.live.root, out, offset);
+  }
+
+  /** A second handle on the same version (costs no nodes). */
+  clone(): Tree {
+    return new Tree(this.live.root, this.store);
+  }
+
+  getNode(gindex: Gindex): NodeId {
+    return this.store.float(getNodeByBits(this.store, this.live.root, gindexBits(gindex)));
+  }
+
+  setNode(gindex: Gindex, node: NodeId): void {
+    this.store.check(node);
+    this.replace(setNodeByBits(this.store, this.live.root, gindexBits(gindex), node));
+  }
+
+  getNodeAtDepth(depth: number, index: number): NodeId {
+    return this.store.float(getNodeAtDepth(this.store, this.live.root, depth, index));
+  }
+
+  setNodesAtDepth(depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>): void {
+    this.replace(setNodesAtDepth(this.store, this.live.root, depth, indices, nodes));
+  }
+
+  *iterateNodesAtDepth(depth: number, start: number, count: number): Generator<NodeId> {
+    for (const id of iterateNodesAtDepth(this.store, this.live.root, depth, start, count)) yield this.store.float(id);
+  }
+
+  getNodesAtDepth(depth: number, start: number, count: number): NodeId[] {
+    return [...this.iterateNodesAtDepth(depth, start, count)];
+  }
+
+  /** The 32 bytes at `gindex` (a leaf's chunk, or an inner node's hash). */
+  getChunk(gindex: Gindex): Uint8Array {
+    const node = getNodeByBits(this.store, this.live.root, gindexBits(gindex));
+    const out = new Uint8Array(32);
+    if ((node & 15) === 2 || node === 0) readHashRaw(this.store, node, out, 0);
+    else this.store.hashInto(node, out, 0);
+    this.store.dropIfUnheld(node);
+    return out;
+  }
+
+  /** Writes a chunk as a leaf at `gindex`. */
+  setChunk(gindex: Gindex, chunk: Uint8Array, offset = 0): void {
+    if (!(chunk instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + 32 > chunk.length) {
+      throw new CoreError('BAD_INPUT', `setChunk: need 32 bytes at offset ${offset}`);
+    }
+    const leaf = this.store.newLeaf(chunk, offset);
+    this.replace(setNodeByBits(this.store, this.live.root, gindexBits(gindex), leaf));
+    this.store.dropIfUnheld(leaf);
+  }
+
+  /** The proof of the 32 bytes at `gindex`. */
+  singleProof(gindex: Gindex): SingleProof {
+    return createSingleProof(this.store, this.live.root, gindex);
+  }
+
+  /** A multiproof of `gindices`, helpers in consensus-spec order. */
+  multiproof(gindices: readonly Gindex[]): Multiproof {
+    return createMultiproof(this.store, this.live.root, gindices);
+  }
+
+  /** The partial tree described by a multiproof. */
+  static fromProof(proof: Multiproof, store: NodeStore = defaultStore): Tree {
+    return new Tree(store.partialTree(proof), store);
+  }
+
+  private replace(next: NodeId): void {
+    const cell = this.live;
+    if (next === cell.root) return;
+    this.store.retainUnchecked(next);
+    const old = cell.root;
+    cell.root = next;
+    this.store.release(old);
+  }
+
+  /** Releases the version now (idempotent). */
+  dispose(): void {
+    const cell = this.#cell;
+    if (cell.root < 0) return;
+    registry.unregister(cell);
+    const root = cell.root;
+    cell.root = -1;
+    this.store.release(root);
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}

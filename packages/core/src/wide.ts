@@ -1,0 +1,129 @@
+/**
+ * Wide leaves: a whole small subtree of 2^d chunks (d = 1..6) stored as one
+ * record — its chunks in one block of a data page, its root in the hash
+ * slab — instead of 2^(d+1) - 1 nodes. Inner nodes are not stored; they are
+ * recomputed on demand (for navigation and proofs) and the root is recomputed
+ * by the batched flush when a new wide leaf is created.
+ *
+ * Wide leaves are immutable like every node: a write into one creates a new
+ * wide leaf with the changed chunks (or, for writes of whole subtrees, expands
+ * it into ordinary branches first).
+ *
+ * Invariant: the root cached in the hash slab equals `merkleize` of the
+ * block once the wide leaf has been flushed.
+ * @module
+ */
+import { merkleize } from '@ssztree/hasher';
+import { buildFromChunks } from './build.js';
+import { CoreError } from './errors.js';
+import { KIND_LEAF, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
+import type { StoreCore as NodeStore } from './store.js';
+
+/** The inner depth of a wide leaf, or 0 if `id` is not one. */
+export function wideDepth(id: NodeId): number {
+  const kind = id & 15;
+  return kind >= KIND_WIDE_BASE ? kind - KIND_WIDE_BASE + 1 : 0;
+}
+
+/** True for nodes that stand for one chunk: leaves and the zero chunk. */
+export function isChunkNode(id: NodeId): boolean {
+  return (id & 15) === KIND_LEAF || id === 0;
+}
+
+/** A new wide leaf from `chunks` (32·2^d bytes, d in 1..6). */
+export function createWide(store: NodeStore, chunks: Uint8Array): NodeId {
+  const count = chunks.length / 32;
+  const depth = Math.log2(count);
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_WIDE_DEPTH) {
+    throw new CoreError('BAD_INPUT', `a wide leaf holds 2..${1 << MAX_WIDE_DEPTH} chunks (a power of two), got ${chunks.length} bytes`);
+  }
+  return store.newWide(depth, chunks, 0);
+}
+
+function block(store: NodeStore, id: NodeId): { data: Uint8Array; offset: number; bytes: number } {
+  const depth = wideDepth(id);
+  const pool = store.pools[id & 15]!;
+  const slot = id >>> 4;
+  const bytes = 32 << depth;
+  return { data: pool.d8[slot >>> pool.shift]!, offset: (slot & pool.mask) * bytes, bytes };
+}
+
+/** A copy of a wide leaf's chunks. */
+export function readWideChunks(store: NodeStore, id: NodeId): Uint8Array {
+  const b = block(store, id);
+  return b.data.slice(b.offset, b.offset + b.bytes);
+}
+
+/** Chunk `index` of a wide leaf, copied into `out` at `offset`. */
+export function readWideChunkInto(store: NodeStore, id: NodeId, index: number, out: Uint8Array, offset: number): void {
+  const b = block(store, id);
+  const o = b.offset + 32 * index;
+  out.set(b.data.subarray(o, o + 32), offset);
+}
+
+/**
+ * A wide leaf equal to `id` with chunk (positions[i] - base) replaced by the
+ * chunk of nodes[i] for i in [lo, hi). Returns `id` itself when every write
+ * stores the chunk already there.
+ */
+export function wideWithChunks(
+  store: NodeStore,
+  id: NodeId,
+  positions: ArrayLike<number>,
+  nodes: ArrayLike<NodeId>,
+  lo: number,
+  hi: number,
+  base: number,
+): NodeId {
+  const b = block(store, id);
+  const words = new Int32Array(b.data.buffer, b.data.byteOffset + b.offset, b.bytes >>> 2);
+  let changed = false;
+  for (let i = lo; i < hi && !changed; i++) changed = !chunkEquals(store, nodes[i]!, words, 8 * (positions[i]! - base));
+  if (!changed) return id;
+  const fresh = store.newWide(wideDepth(id), b.data, b.offset);
+  const nb = block(store, fresh);
+  for (let i = lo; i < hi; i++) {
+    const node = nodes[i]!;
+    const pool = store.pools[node & 15]!;
+    const slot = node >>> 4;
+    const o = (slot & pool.mask) << 5;
+    nb.data.set(pool.h8[slot >>> pool.shift]!.subarray(o, o + 32), nb.offset + 32 * (positions[i]! - base));
+  }
+  return fresh;
+}
+
+function chunkEquals(store: NodeStore, node: NodeId, words: Int32Array, at: number): boolean {
+  const pool = store.pools[node & 15]!;
+  const slot = node >>> 4;
+  const w = pool.h32[slot >>> pool.shift]!;
+  const o = (slot & pool.mask) << 3;
+  for (let j = 0; j < 8; j++) if (w[o + j] !== words[at + j]) return false;
+  return true;
+}
+
+/** The wide leaf as ordinary (hashed) branches and leaves, with no holder. */
+export function expandWide(store: NodeStore, id: NodeId): NodeId {
+  return buildFromChunks(store, readWideChunks(store, id), wideDepth(id));
+}
+
+/**
+ * The inner node of a wide leaf at relative depth `rel` (1..d) and position
+ * `pos`, materialised as a new node with no holder: a leaf at depth d, a
+ * smaller wide leaf above it.
+ */
+export function wideInner(store: NodeStore, id: NodeId, rel: number, pos: number): NodeId {
+  const depth = wideDepth(id);
+  const b = block(store, id);
+  const span = 32 << (depth - rel);
+  if (rel === depth) return store.newLeaf(b.data, b.offset + 32 * pos);
+  return store.newWide(depth - rel, b.data, b.offset + span * pos);
+}
+
+/** The hash of a wide leaf's inner node at relative depth `rel` and position `pos`. */
+export function wideInnerHash(store: NodeStore, id: NodeId, rel: number, pos: number): Uint8Array {
+  const depth = wideDepth(id);
+  const b = block(store, id);
+  const span = 32 << (depth - rel);
+  const o = b.offset + span * pos;
+  return merkleize(b.data.subarray(o, o + span));
+}

@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 // ESM + CJS with declarations. `shims` gives the CJS build an `import.meta.url`.
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', 'consensus/index': 'src/consensus/index.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   shims: true,

@@ -1,0 +1,81 @@
+/**
+ * `SszError`: the one exception type every schema operation throws.
+ *
+ * Invariant: `typePath` names where the failure happened, from the outermost
+ * type down (`BeaconState.validators[3].pubkey`), and `offset` is the byte
+ * offset in the input being decoded (or in the output being written) at
+ * which the problem was found. Inner types throw with an empty path; each
+ * enclosing type prepends its own segment on the way out, so building paths
+ * costs nothing until something actually fails.
+ * @module
+ */
+
+export type SszErrorCode =
+  /** The input ended before the type's bytes did. */
+  | 'SHORT_INPUT'
+  /** Bytes were left over after the type's bytes. */
+  | 'TRAILING_BYTES'
+  /** The serialized size does not fit the type (not a multiple of the element size, wrong fixed size). */
+  | 'BAD_SIZE'
+  /** A variable-size offset is out of order, out of bounds, or not the fixed part's end. */
+  | 'BAD_OFFSET'
+  /** A boolean byte other than 0 or 1. */
+  | 'BAD_BOOLEAN'
+  /** Bitvector padding bits set, or a bitlist without its delimiter bit. */
+  | 'BAD_BITS'
+  /** A list or bitlist longer than its limit. */
+  | 'LIMIT_EXCEEDED'
+  /** A union selector with no matching option. */
+  | 'BAD_SELECTOR'
+  /** A value that the type cannot represent (out of range, wrong length, wrong shape). */
+  | 'INVALID_VALUE'
+  /** A JSON value of the wrong shape. */
+  | 'INVALID_JSON'
+  /** A type definition that SSZ does not allow (e.g. a vector of length 0). */
+  | 'INVALID_TYPE'
+  /** The output buffer is too small, or the write offset is out of range. */
+  | 'BUFFER_TOO_SMALL';
+
+export class SszError extends Error {
+  override readonly name = 'SszError';
+  readonly code: SszErrorCode;
+  /** Type path from the outermost type, e.g. `BeaconState.validators[3].pubkey`. */
+  typePath: string;
+  /** Byte offset in the input (decoding) or output (encoding); -1 when no bytes are involved. */
+  readonly offset: number;
+  /** The problem alone, without path and offset. */
+  readonly detail: string;
+
+  constructor(code: SszErrorCode, detail: string, offset = -1, typePath = '') {
+    super('');
+    this.code = code;
+    this.detail = detail;
+    this.offset = offset;
+    this.typePath = typePath;
+    this.message = this.compose();
+  }
+
+  /** Prepends a path segment (`.field`, `[3]`, or a type name) and refreshes the message. */
+  prefixPath(segment: string): this {
+    this.typePath = segment + this.typePath;
+    this.message = this.compose();
+    return this;
+  }
+
+  private compose(): string {
+    const where = this.typePath === '' ? '' : ` at ${this.typePath}`;
+    const at = this.offset >= 0 ? ` (byte ${this.offset})` : '';
+    return `${this.code}${where}${at}: ${this.detail}`;
+  }
+}
+
+/**
+ * Rethrows `error` with `segment` prepended to its path. Anything that is not
+ * an SszError (a bug, or a host error such as out-of-memory) is wrapped so no
+ * other exception type escapes the public API.
+ */
+export function withPath(error: unknown, segment: string, offset = -1): SszError {
+  if (error instanceof SszError) return error.prefixPath(segment);
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new SszError('INVALID_VALUE', detail, offset, segment);
+}

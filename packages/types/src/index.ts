@@ -1,0 +1,20 @@
+/**
+ * `@ssztree/types`: SSZ schemas with a strict codec, value roots computed in
+ * batches over `@ssztree/hasher`, and the consensus API's JSON form. The
+ * beacon-chain containers live in the `@ssztree/types/consensus` subpath.
+ * @module
+ */
+export { BitArray } from './bitArray.js';
+export { SszError, type SszErrorCode } from './errors.js';
+export { fromHex, toHex, type Json } from './json.js';
+export { BasicType, SszType, type BasicArray, type Type, type ValueOf } from './type.js';
+export { BitlistType, bitlist } from './schema/bitlist.js';
+export { BitvectorType, bitvector } from './schema/bitvector.js';
+export { BooleanType, boolean } from './schema/boolean.js';
+export { ByteListType, byteList } from './schema/byteList.js';
+export { ByteVectorType, byteVector } from './schema/byteVector.js';
+export { ContainerType, container, type ContainerValue, type Fields } from './schema/container.js';
+export { ListBasicType, ListCompositeType, list } from './schema/list.js';
+export { UintNumberType, Uint64NumberType, Uint64Type, UintBigType, uint8, uint16, uint32, uint64, uint64Number, uint128, uint256 } from './schema/uint.js';
+export { UnionType, union, type UnionOptions, type UnionValue } from './schema/union.js';
+export { VectorBasicType, VectorCompositeType, vector } from './schema/vector.js';

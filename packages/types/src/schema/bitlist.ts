@@ -1,0 +1,101 @@
+/**
+ * `bitlist(limit)` (Bitlist[limit]): up to `limit` bits, serialized with one
+ * delimiter bit set just above the last bit (so the last byte is never zero).
+ * Value: `BitArray` without the delimiter. JSON is the serialized form
+ * (delimiter included) as 0x-hex, as the consensus API writes it.
+ * @module
+ */
+import { BitArray, checkBitArray } from '../bitArray.js';
+import { SszError } from '../errors.js';
+import { fromHex, toHex, type Json } from '../json.js';
+import { merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { SszType } from '../type.js';
+
+export class BitlistType extends SszType<BitArray> {
+  readonly typeName: string;
+  readonly fixedSize = null;
+  readonly minSize = 1;
+  readonly maxSize: number;
+  readonly isBasic = false;
+  private readonly chunkLimit: number;
+
+  constructor(readonly limit: number) {
+    super();
+    if (!Number.isSafeInteger(limit) || limit < 0) {
+      throw new SszError('INVALID_TYPE', `a bitlist needs a limit >= 0, got ${limit}`, -1, `Bitlist[${limit}]`);
+    }
+    this.typeName = `Bitlist[${limit}]`;
+    this.maxSize = Math.floor(limit / 8) + 1;
+    this.chunkLimit = Math.ceil(limit / 256);
+  }
+
+  _decode(data: Uint8Array, _dv: DataView, start: number, end: number): BitArray {
+    return this.decodeBits(data.subarray(start, end), start);
+  }
+
+  private decodeBits(bytes: Uint8Array, start: number): BitArray {
+    if (bytes.length === 0) throw new SszError('BAD_BITS', 'a bitlist needs at least its delimiter byte', start);
+    const last = bytes[bytes.length - 1] as number;
+    if (last === 0) throw new SszError('BAD_BITS', 'the last byte holds no delimiter bit', start + bytes.length - 1);
+    const bitLen = 8 * (bytes.length - 1) + (31 - Math.clz32(last));
+    if (bitLen > this.limit) {
+      throw new SszError('LIMIT_EXCEEDED', `${bitLen} bits exceed the limit of ${this.limit}`, start + bytes.length - 1);
+    }
+    const out = new Uint8Array(Math.ceil(bitLen / 8));
+    out.set(bytes.subarray(0, out.length));
+    if (bitLen % 8 !== 0) out[out.length - 1] = last ^ (1 << bitLen % 8);
+    return new BitArray(out, bitLen);
+  }
+
+  private check(value: BitArray, offset: number): void {
+    checkBitArray(value, offset);
+    if (value.bitLen > this.limit) throw new SszError('LIMIT_EXCEEDED', `${value.bitLen} bits exceed the limit of ${this.limit}`, offset);
+  }
+
+  _encode(value: BitArray, out: Uint8Array, _dv: DataView, offset: number): number {
+    this.check(value, offset);
+    const bitLen = value.bitLen;
+    out.set(value.uint8Array, offset);
+    const delimiterByte = offset + (bitLen >>> 3);
+    // When bitLen is a multiple of 8 the delimiter opens a byte of its own.
+    out[delimiterByte] = (bitLen % 8 === 0 ? 0 : (out[delimiterByte] as number)) | (1 << bitLen % 8);
+    return delimiterByte + 1;
+  }
+  _size(value: BitArray): number {
+    this.check(value, -1);
+    return (value.bitLen >>> 3) + 1;
+  }
+  _rootInto(value: BitArray, out: Uint8Array, offset: number): void {
+    this.check(value, -1);
+    const chunks = new Uint8Array(Math.ceil(value.uint8Array.length / 32) * 32);
+    chunks.set(value.uint8Array);
+    merkleizeInto(chunks, this.chunkLimit, out, offset);
+    mixInLengthInto(out, offset, value.bitLen);
+  }
+  defaultValue(): BitArray {
+    return BitArray.fromBitLen(0);
+  }
+  equals(a: BitArray, b: BitArray): boolean {
+    return a.equals(b);
+  }
+  clone(value: BitArray): BitArray {
+    return value.clone();
+  }
+  _toJson(value: BitArray): Json {
+    const out = new Uint8Array(this._size(value));
+    this._encode(value, out, new DataView(out.buffer), 0);
+    return toHex(out);
+  }
+  _fromJson(json: unknown): BitArray {
+    try {
+      return this.decodeBits(fromHex(json), 0);
+    } catch (e) {
+      if (e instanceof SszError && e.code !== 'INVALID_JSON') throw new SszError('INVALID_JSON', e.detail);
+      throw e;
+    }
+  }
+}
+
+export function bitlist(limit: number): BitlistType {
+  return new BitlistType(limit);
+}

@@ -1,0 +1,86 @@
+/**
+ * `byteList(limit)` (ByteList[limit]): a `Uint8Array` of at most `limit`
+ * bytes, copied in one call; the root is the bytes' chunks merkleized to the
+ * limit's depth with the length mixed in.
+ * @module
+ */
+import { SszError } from '../errors.js';
+import { fromHex, toHex, type Json } from '../json.js';
+import { merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { SszType } from '../type.js';
+import { bytesEqual } from './byteVector.js';
+
+export class ByteListType extends SszType<Uint8Array> {
+  readonly typeName: string;
+  readonly fixedSize = null;
+  readonly minSize = 0;
+  readonly maxSize: number;
+  readonly isBasic = false;
+  private readonly chunkLimit: number;
+
+  constructor(readonly limit: number) {
+    super();
+    if (!Number.isSafeInteger(limit) || limit < 0) {
+      throw new SszError('INVALID_TYPE', `a byte list needs a limit >= 0, got ${limit}`, -1, `ByteList[${limit}]`);
+    }
+    this.typeName = `ByteList[${limit}]`;
+    this.maxSize = limit;
+    this.chunkLimit = Math.ceil(limit / 32);
+  }
+
+  _decode(data: Uint8Array, _dv: DataView, start: number, end: number): Uint8Array {
+    if (end - start > this.limit) {
+      throw new SszError('LIMIT_EXCEEDED', `${end - start} bytes exceed the limit of ${this.limit}`, start + this.limit);
+    }
+    return data.slice(start, end);
+  }
+
+  private check(value: Uint8Array, offset: number): void {
+    if (!(value instanceof Uint8Array)) throw new SszError('INVALID_VALUE', `expected a Uint8Array, got ${typeof value}`, offset);
+    if (value.length > this.limit) {
+      throw new SszError('LIMIT_EXCEEDED', `${value.length} bytes exceed the limit of ${this.limit}`, offset);
+    }
+  }
+
+  _encode(value: Uint8Array, out: Uint8Array, _dv: DataView, offset: number): number {
+    this.check(value, offset);
+    out.set(value, offset);
+    return offset + value.length;
+  }
+  _size(value: Uint8Array): number {
+    this.check(value, -1);
+    return value.length;
+  }
+  _rootInto(value: Uint8Array, out: Uint8Array, offset: number): void {
+    this.check(value, -1);
+    let chunks = value;
+    if (value.length % 32 !== 0) {
+      chunks = new Uint8Array(Math.ceil(value.length / 32) * 32);
+      chunks.set(value);
+    }
+    merkleizeInto(chunks, this.chunkLimit, out, offset);
+    mixInLengthInto(out, offset, value.length);
+  }
+  defaultValue(): Uint8Array {
+    return new Uint8Array(0);
+  }
+  equals(a: Uint8Array, b: Uint8Array): boolean {
+    return bytesEqual(a, b);
+  }
+  clone(value: Uint8Array): Uint8Array {
+    return value.slice();
+  }
+  _toJson(value: Uint8Array): Json {
+    this.check(value, -1);
+    return toHex(value);
+  }
+  _fromJson(json: unknown): Uint8Array {
+    const bytes = fromHex(json);
+    if (bytes.length > this.limit) throw new SszError('INVALID_JSON', `${bytes.length} bytes exceed the limit of ${this.limit}`);
+    return bytes;
+  }
+}
+
+export function byteList(limit: number): ByteListType {
+  return new ByteListType(limit);
+}

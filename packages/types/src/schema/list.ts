@@ -1,0 +1,154 @@
+/**
+ * `list(T, limit)` (List[T, limit]). Lists of uints/booleans are packed
+ * (value: the element type's array form — Uint8Array, Uint16Array,
+ * Uint32Array, BigUint64Array, or a plain array); lists of composites are
+ * plain arrays of element values, whose roots are computed in batches
+ * through the element type's `_rootsInto`.
+ * @module
+ */
+import { SszError } from '../errors.js';
+import { expectArray, type Json } from '../json.js';
+import { merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { SszType, type BasicArray, type BasicType } from '../type.js';
+import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
+import { fromJsonItems, jsonItem } from './vector.js';
+
+function checkLimit(limit: number, name: string): void {
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new SszError('INVALID_TYPE', `a list needs a limit >= 0, got ${limit}`, -1, name);
+}
+
+/** List of uints or booleans, packed into chunks. */
+export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
+  readonly typeName: string;
+  readonly fixedSize = null;
+  readonly minSize = 0;
+  readonly maxSize: number;
+  readonly isBasic = false;
+  private readonly chunkLimit: number;
+
+  constructor(
+    readonly elementType: BasicType<V, A>,
+    readonly limit: number,
+  ) {
+    super();
+    this.typeName = `List[${elementType.typeName}, ${limit}]`;
+    checkLimit(limit, this.typeName);
+    this.maxSize = limit * elementType.byteLength;
+    this.chunkLimit = Math.ceil(this.maxSize / 32);
+  }
+
+  _decode(data: Uint8Array, dv: DataView, start: number, end: number): A {
+    const size = end - start;
+    const bl = this.elementType.byteLength;
+    if (size % bl !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${bl}-byte elements`, end);
+    const count = size / bl;
+    if (count > this.limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${this.limit}`, start + this.limit * bl);
+    return this.elementType._decodeArray(data, dv, start, count);
+  }
+  private check(value: A, offset: number): void {
+    if (!this.elementType._isArray(value)) throw new SszError('INVALID_VALUE', `expected the ${this.elementType.typeName} array form`, offset);
+    if (value.length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${value.length} elements exceed the limit of ${this.limit}`, offset);
+  }
+  _encode(value: A, out: Uint8Array, dv: DataView, offset: number): number {
+    this.check(value, offset);
+    return this.elementType._encodeArray(value, out, dv, offset);
+  }
+  _size(value: A): number {
+    this.check(value, -1);
+    return value.length * this.elementType.byteLength;
+  }
+  _rootInto(value: A, out: Uint8Array, offset: number): void {
+    this.check(value, -1);
+    merkleizeInto(this.elementType._pack(value), this.chunkLimit, out, offset);
+    mixInLengthInto(out, offset, value.length);
+  }
+  defaultValue(): A {
+    return this.elementType._newArray(0);
+  }
+  equals(a: A, b: A): boolean {
+    return this.elementType._arrayEquals(a, b);
+  }
+  clone(value: A): A {
+    return this.elementType._cloneArray(value);
+  }
+  _toJson(value: A): Json {
+    this.check(value, -1);
+    const out: Json[] = new Array<Json>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = this.elementType._toJson(value[i] as V);
+    return out;
+  }
+  _fromJson(json: unknown): A {
+    const items = expectArray(json);
+    if (items.length > this.limit) throw new SszError('INVALID_JSON', `${items.length} elements exceed the limit of ${this.limit}`);
+    return this.elementType._arrayFrom(fromJsonItems(this.elementType, items));
+  }
+}
+
+/** List of composites: a plain array of element values. */
+export class ListCompositeType<V> extends SszType<V[]> {
+  readonly typeName: string;
+  readonly fixedSize = null;
+  readonly minSize = 0;
+  readonly maxSize: number;
+  readonly isBasic = false;
+
+  constructor(
+    readonly elementType: SszType<V>,
+    readonly limit: number,
+  ) {
+    super();
+    this.typeName = `List[${elementType.typeName}, ${limit}]`;
+    checkLimit(limit, this.typeName);
+    const fixed = elementType.fixedSize;
+    this.maxSize = fixed === null ? (4 + elementType.maxSize) * limit : fixed * limit;
+  }
+
+  _decode(data: Uint8Array, dv: DataView, start: number, end: number): V[] {
+    return decodeCompositeList(this.elementType, data, dv, start, end, this.limit);
+  }
+  private check(value: readonly V[], offset: number): void {
+    if (!Array.isArray(value)) throw new SszError('INVALID_VALUE', 'expected an array', offset);
+    if (value.length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${value.length} elements exceed the limit of ${this.limit}`, offset);
+  }
+  _encode(value: V[], out: Uint8Array, dv: DataView, offset: number): number {
+    this.check(value, offset);
+    return encodeComposites(this.elementType, value, out, dv, offset);
+  }
+  _size(value: V[]): number {
+    this.check(value, -1);
+    return sizeComposites(this.elementType, value);
+  }
+  _rootInto(value: V[], out: Uint8Array, offset: number): void {
+    this.check(value, -1);
+    const roots = new Uint8Array(32 * value.length);
+    this.elementType._rootsInto(value, roots, 0);
+    merkleizeInto(roots, this.limit, out, offset);
+    mixInLengthInto(out, offset, value.length);
+  }
+  defaultValue(): V[] {
+    return [];
+  }
+  equals(a: V[], b: V[]): boolean {
+    return compositesEqual(this.elementType, a, b);
+  }
+  clone(value: V[]): V[] {
+    return value.map((v) => this.elementType.clone(v));
+  }
+  _toJson(value: V[]): Json {
+    this.check(value, -1);
+    return value.map((v, i) => jsonItem(() => this.elementType._toJson(v), i));
+  }
+  _fromJson(json: unknown): V[] {
+    const items = expectArray(json);
+    if (items.length > this.limit) throw new SszError('INVALID_JSON', `${items.length} elements exceed the limit of ${this.limit}`);
+    return fromJsonItems(this.elementType, items);
+  }
+}
+
+export function list<V, A extends BasicArray<V>>(elementType: BasicType<V, A>, limit: number): ListBasicType<V, A>;
+export function list<V>(elementType: SszType<V>, limit: number): ListCompositeType<V>;
+export function list<V>(elementType: SszType<V>, limit: number): SszType<unknown> {
+  return elementType.isBasic
+    ? new ListBasicType(elementType as unknown as BasicType<V, BasicArray<V>>, limit)
+    : new ListCompositeType(elementType, limit);
+}

@@ -1,0 +1,163 @@
+/**
+ * `vector(T, n)` (Vector[T, n], n ≥ 1). Vectors of uints/booleans are packed
+ * (value: the element type's array form, a typed array where one exists);
+ * vectors of composites are plain arrays of element values.
+ * @module
+ */
+import { SszError, withPath } from '../errors.js';
+import { expectArray, type Json } from '../json.js';
+import { merkleizeInto } from '../merkle.js';
+import { SszType, type BasicArray, type BasicType } from '../type.js';
+import { compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
+
+function checkLength(length: number, name: string): void {
+  if (!Number.isSafeInteger(length) || length < 1) {
+    throw new SszError('INVALID_TYPE', `a vector needs a length >= 1, got ${length}`, -1, name);
+  }
+}
+
+/** Vector of uints or booleans, packed into chunks. */
+export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
+  readonly typeName: string;
+  readonly fixedSize: number;
+  readonly minSize: number;
+  readonly maxSize: number;
+  readonly isBasic = false;
+  private readonly chunkCount: number;
+
+  constructor(
+    readonly elementType: BasicType<V, A>,
+    readonly length: number,
+  ) {
+    super();
+    this.typeName = `Vector[${elementType.typeName}, ${length}]`;
+    checkLength(length, this.typeName);
+    this.fixedSize = this.minSize = this.maxSize = length * elementType.byteLength;
+    this.chunkCount = Math.ceil(this.fixedSize / 32);
+  }
+
+  _decode(data: Uint8Array, dv: DataView, start: number, end: number): A {
+    this._checkFixed(start, end);
+    return this.elementType._decodeArray(data, dv, start, this.length);
+  }
+  private check(value: A, offset: number): void {
+    if (!this.elementType._isArray(value) || value.length !== this.length) {
+      throw new SszError('INVALID_VALUE', `expected ${this.length} elements in the ${this.elementType.typeName} array form`, offset);
+    }
+  }
+  _encode(value: A, out: Uint8Array, dv: DataView, offset: number): number {
+    this.check(value, offset);
+    return this.elementType._encodeArray(value, out, dv, offset);
+  }
+  _size(value: A): number {
+    this.check(value, -1);
+    return this.fixedSize;
+  }
+  _rootInto(value: A, out: Uint8Array, offset: number): void {
+    this.check(value, -1);
+    merkleizeInto(this.elementType._pack(value), this.chunkCount, out, offset);
+  }
+  defaultValue(): A {
+    return this.elementType._newArray(this.length);
+  }
+  equals(a: A, b: A): boolean {
+    return this.elementType._arrayEquals(a, b);
+  }
+  clone(value: A): A {
+    return this.elementType._cloneArray(value);
+  }
+  _toJson(value: A): Json {
+    this.check(value, -1);
+    const out: Json[] = new Array<Json>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = this.elementType._toJson(value[i] as V);
+    return out;
+  }
+  _fromJson(json: unknown): A {
+    const items = expectArray(json);
+    if (items.length !== this.length) throw new SszError('INVALID_JSON', `expected ${this.length} elements, got ${items.length}`);
+    return this.elementType._arrayFrom(fromJsonItems(this.elementType, items));
+  }
+}
+
+/** Vector of composites: a plain array of element values. */
+export class VectorCompositeType<V> extends SszType<V[]> {
+  readonly typeName: string;
+  readonly fixedSize: number | null;
+  readonly minSize: number;
+  readonly maxSize: number;
+  readonly isBasic = false;
+
+  constructor(
+    readonly elementType: SszType<V>,
+    readonly length: number,
+  ) {
+    super();
+    this.typeName = `Vector[${elementType.typeName}, ${length}]`;
+    checkLength(length, this.typeName);
+    const fixed = elementType.fixedSize;
+    this.fixedSize = fixed === null ? null : fixed * length;
+    this.minSize = fixed === null ? (4 + elementType.minSize) * length : fixed * length;
+    this.maxSize = fixed === null ? (4 + elementType.maxSize) * length : fixed * length;
+  }
+
+  _decode(data: Uint8Array, dv: DataView, start: number, end: number): V[] {
+    return decodeCompositeVector(this.elementType, data, dv, start, end, this.length);
+  }
+  private check(value: readonly V[], offset: number): void {
+    if (!Array.isArray(value) || value.length !== this.length) {
+      throw new SszError('INVALID_VALUE', `expected an array of ${this.length} elements`, offset);
+    }
+  }
+  _encode(value: V[], out: Uint8Array, dv: DataView, offset: number): number {
+    this.check(value, offset);
+    return encodeComposites(this.elementType, value, out, dv, offset);
+  }
+  _size(value: V[]): number {
+    this.check(value, -1);
+    return sizeComposites(this.elementType, value);
+  }
+  _rootInto(value: V[], out: Uint8Array, offset: number): void {
+    this.check(value, -1);
+    const roots = new Uint8Array(32 * this.length);
+    this.elementType._rootsInto(value, roots, 0);
+    merkleizeInto(roots, this.length, out, offset);
+  }
+  defaultValue(): V[] {
+    return Array.from({ length: this.length }, () => this.elementType.defaultValue());
+  }
+  equals(a: V[], b: V[]): boolean {
+    return compositesEqual(this.elementType, a, b);
+  }
+  clone(value: V[]): V[] {
+    return value.map((v) => this.elementType.clone(v));
+  }
+  _toJson(value: V[]): Json {
+    this.check(value, -1);
+    return value.map((v, i) => jsonItem(() => this.elementType._toJson(v), i));
+  }
+  _fromJson(json: unknown): V[] {
+    const items = expectArray(json);
+    if (items.length !== this.length) throw new SszError('INVALID_JSON', `expected ${this.length} elements, got ${items.length}`);
+    return fromJsonItems(this.elementType, items);
+  }
+}
+
+export function jsonItem<T>(fn: () => T, index: number): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw withPath(e, `[${index}]`);
+  }
+}
+
+export function fromJsonItems<V>(elem: SszType<V>, items: readonly unknown[]): V[] {
+  return items.map((item, i) => jsonItem(() => elem._fromJson(item), i));
+}
+
+export function vector<V, A extends BasicArray<V>>(elementType: BasicType<V, A>, length: number): VectorBasicType<V, A>;
+export function vector<V>(elementType: SszType<V>, length: number): VectorCompositeType<V>;
+export function vector<V>(elementType: SszType<V>, length: number): SszType<unknown> {
+  return elementType.isBasic
+    ? new VectorBasicType(elementType as unknown as BasicType<V, BasicArray<V>>, length)
+    : new VectorCompositeType(elementType, length);
+}

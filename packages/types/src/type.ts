@@ -1,0 +1,257 @@
+/**
+ * The common shape of every schema: `Type<V>` (the public interface) and
+ * `SszType<V>`, the base class that turns four internal primitives — decode
+ * a byte range, encode at an offset, size a value, write a root — into the
+ * public operations.
+ *
+ * Invariants every subclass keeps:
+ * - `_decode(data, dv, start, end)` reads exactly `[start, end)` of `data`
+ *   (`dv` views the same bytes at the same offsets), rejects anything else
+ *   with an `SszError` whose `offset` is absolute in `data`, and never reads
+ *   outside the range, so no `RangeError` can come out of a `DataView`.
+ * - `_encode(value, out, dv, offset)` writes exactly `_size(value)` bytes and
+ *   returns the end offset; callers have checked the room beforehand.
+ * - Inner types throw with an empty type path; composite types prepend
+ *   `.field` / `[i]`, and the public entry points prepend the type name.
+ *
+ * Tree conversion (`toTree`/`fromTree`) is a later addition: it will be one
+ * more pair of primitives here, implemented per schema next to its codec.
+ * @module
+ */
+import { SszError, withPath } from './errors.js';
+import type { Json } from './json.js';
+
+/** The public interface of every schema. */
+export interface Type<V> {
+  /** A readable name, e.g. `uint64`, `List[Validator, 1099511627776]`, or a container's name. */
+  readonly typeName: string;
+  /** The serialized size when it is the same for every value, else null. */
+  readonly fixedSize: number | null;
+  /** Smallest serialized size. */
+  readonly minSize: number;
+  /** Largest serialized size (may exceed 2^53 for huge limits; then it is an upper bound). */
+  readonly maxSize: number;
+  /** True for uints and boolean, which pack several to a chunk. */
+  readonly isBasic: boolean;
+  serialize(value: V): Uint8Array;
+  /** Writes the serialization into `buffer` at `offset`; returns the end offset. */
+  serializeInto(value: V, buffer: Uint8Array, offset: number): number;
+  deserialize(bytes: Uint8Array): V;
+  hashTreeRoot(value: V): Uint8Array;
+  defaultValue(): V;
+  equals(a: V, b: V): boolean;
+  clone(value: V): V;
+  toJson(value: V): Json;
+  fromJson(json: unknown): V;
+  /** The serialized size of `value`. */
+  sizeOf(value: V): number;
+}
+
+/** The value type a schema describes: `ValueOf<typeof Validator>`. */
+export type ValueOf<T extends { defaultValue(): unknown }> = ReturnType<T['defaultValue']>;
+
+export abstract class SszType<V> implements Type<V> {
+  abstract readonly typeName: string;
+  abstract readonly fixedSize: number | null;
+  abstract readonly minSize: number;
+  abstract readonly maxSize: number;
+  abstract readonly isBasic: boolean;
+
+  /** @internal Decodes exactly `data[start, end)`. */
+  abstract _decode(data: Uint8Array, dv: DataView, start: number, end: number): V;
+  /** @internal Encodes at `offset`; returns the end offset. */
+  abstract _encode(value: V, out: Uint8Array, dv: DataView, offset: number): number;
+  /** @internal The serialized size; validates the value's shape as far as sizing needs. */
+  abstract _size(value: V): number;
+  /** @internal Writes the 32-byte root at `out[offset]`. */
+  abstract _rootInto(value: V, out: Uint8Array, offset: number): void;
+
+  abstract defaultValue(): V;
+  abstract equals(a: V, b: V): boolean;
+  abstract clone(value: V): V;
+  /** @internal toJson without the path bookkeeping. */
+  abstract _toJson(value: V): Json;
+  /** @internal fromJson without the path bookkeeping. */
+  abstract _fromJson(json: unknown): V;
+
+  /**
+   * @internal Roots of many values, written back to back at `out[offset]`.
+   * Schemas whose roots share one shape override this to hash all values'
+   * level-k nodes in one `hashInto` call.
+   */
+  _rootsInto(values: readonly V[], out: Uint8Array, offset: number): void {
+    for (let i = 0; i < values.length; i++) {
+      try {
+        this._rootInto(values[i] as V, out, offset + 32 * i);
+      } catch (e) {
+        throw withPath(e, `[${i}]`);
+      }
+    }
+  }
+
+  serialize(value: V): Uint8Array {
+    try {
+      const out = new Uint8Array(this._size(value));
+      this._encode(value, out, new DataView(out.buffer, out.byteOffset, out.byteLength), 0);
+      return out;
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
+  }
+
+  serializeInto(value: V, buffer: Uint8Array, offset: number): number {
+    try {
+      if (!Number.isSafeInteger(offset) || offset < 0 || offset > buffer.length) {
+        throw new SszError('BUFFER_TOO_SMALL', `offset ${offset} is outside the buffer of ${buffer.length} bytes`, offset);
+      }
+      const size = this._size(value);
+      if (offset + size > buffer.length) {
+        throw new SszError('BUFFER_TOO_SMALL', `${size} bytes do not fit at offset ${offset} of ${buffer.length}`, offset);
+      }
+      return this._encode(value, buffer, new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength), offset);
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
+  }
+
+  deserialize(bytes: Uint8Array): V {
+    try {
+      if (!(bytes instanceof Uint8Array)) throw new SszError('INVALID_VALUE', 'deserialize expects a Uint8Array');
+      return this._decode(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length);
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
+  }
+
+  hashTreeRoot(value: V): Uint8Array {
+    try {
+      const out = new Uint8Array(32);
+      this._rootInto(value, out, 0);
+      return out;
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
+  }
+
+  sizeOf(value: V): number {
+    try {
+      return this._size(value);
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
+  }
+
+  toJson(value: V): Json {
+    try {
+      return this._toJson(value);
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
+  }
+
+  fromJson(json: unknown): V {
+    try {
+      return this._fromJson(json);
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
+  }
+
+  /** @internal Rejects a range whose length is not the fixed size. */
+  protected _checkFixed(start: number, end: number): void {
+    const size = this.fixedSize as number;
+    if (end - start !== size) {
+      const code = end - start < size ? 'SHORT_INPUT' : 'TRAILING_BYTES';
+      throw new SszError(code, `expected ${size} bytes, got ${end - start}`, end - start < size ? end : start + size);
+    }
+  }
+}
+
+/** A schema of uints or boolean: several values pack into one chunk. */
+export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
+  readonly isBasic = true as const;
+  abstract readonly byteLength: number;
+
+  /** @internal Reads one value at `offset` (bounds already checked). */
+  abstract _read(dv: DataView, offset: number): V;
+  /** @internal Validates and writes one value at `offset`. */
+  abstract _write(dv: DataView, offset: number, value: V): void;
+
+  /** @internal A packed sequence of `n` default values. */
+  abstract _newArray(n: number): A;
+  /** @internal Decodes `n` packed values at `start` (bounds already checked). */
+  _decodeArray(_data: Uint8Array, dv: DataView, start: number, n: number): A {
+    const a = this._newArray(n);
+    const bl = this.byteLength;
+    for (let i = 0; i < n; i++) {
+      try {
+        a[i] = this._read(dv, start + i * bl);
+      } catch (e) {
+        throw withPath(e, `[${i}]`);
+      }
+    }
+    return a;
+  }
+  /** @internal Encodes a packed sequence at `offset`; returns the end offset. */
+  _encodeArray(a: A, _out: Uint8Array, dv: DataView, offset: number): number {
+    const bl = this.byteLength;
+    for (let i = 0; i < a.length; i++) {
+      try {
+        this._write(dv, offset + i * bl, a[i] as V);
+      } catch (e) {
+        throw withPath(e, `[${i}]`);
+      }
+    }
+    return offset + a.length * bl;
+  }
+  /** @internal The elements' bytes packed into zero-padded 32-byte chunks (validating each). */
+  abstract _pack(a: A): Uint8Array;
+  /** @internal True when `a` has the array form this type uses (checked before fast paths). */
+  abstract _isArray(a: unknown): a is A;
+  /** @internal A copy of the array form. */
+  abstract _cloneArray(a: A): A;
+  /** @internal Element-wise equality. */
+  _arrayEquals(a: A, b: A): boolean {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!this.equals(a[i] as V, b[i] as V)) return false;
+    return true;
+  }
+  /** @internal Converts any array-like of values (e.g. from JSON) to the array form. */
+  _arrayFrom(values: readonly V[]): A {
+    const a = this._newArray(values.length);
+    for (let i = 0; i < values.length; i++) a[i] = values[i] as V;
+    return a;
+  }
+
+  _rootInto(value: V, out: Uint8Array, offset: number): void {
+    out.fill(0, offset, offset + 32);
+    this._write(new DataView(out.buffer, out.byteOffset, out.byteLength), offset, value);
+  }
+  _size(): number {
+    return this.byteLength;
+  }
+  _decode(_data: Uint8Array, dv: DataView, start: number, end: number): V {
+    this._checkFixed(start, end);
+    return this._read(dv, start);
+  }
+  _encode(value: V, _out: Uint8Array, dv: DataView, offset: number): number {
+    this._write(dv, offset, value);
+    return offset + this.byteLength;
+  }
+  clone(value: V): V {
+    return value;
+  }
+  equals(a: V, b: V): boolean {
+    return a === b;
+  }
+}
+
+/** The indexable, fixed-length array forms packed sequences use (typed arrays or plain arrays). */
+export interface BasicArray<V> {
+  readonly length: number;
+  [index: number]: V;
+}
+
+/** Any schema, for constraints; its value type is recovered with `ValueOf`. */
+// biome-ignore lint: the bivariant method signatures make every Type<V> assignable here.
+export type AnyType = SszType<unknown>;

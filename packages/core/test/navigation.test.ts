@@ -1,0 +1,184 @@
+/**
+ * Navigation and writes: generalized indices (number and bigint), zero
+ * subtrees, batch writes, no-op writes, path sharing, iteration, list
+ * lengths, and the typed errors for every misuse.
+ */
+import { merkleize, mixInLength, zeroHash } from '@ssztree/hasher';
+import { describe, expect, it } from 'vitest';
+import { CoreError, NodeStore, Tree, gindexDepth, toGindex, verifySingleProof } from '../src/index.js';
+import { chunkOf, chunksOf, hex } from './helpers.js';
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof CoreError ? e.code : `not a CoreError: ${String(e)}`;
+  }
+  return undefined;
+}
+
+describe('zero subtrees', () => {
+  it('are shared pre-hashed singletons for depths 0..64', () => {
+    const store = new NodeStore();
+    for (let d = 0; d <= 64; d++) {
+      expect(hex(store.hash(store.zero(d)))).toBe(hex(zeroHash(d)));
+      expect(store.zero(d)).toBe(store.zero(d));
+      expect(store.isZero(store.zero(d))).toBe(true);
+    }
+    expect(store.left(store.zero(5))).toBe(store.zero(4));
+    expect(codeOf(() => store.zero(65))).toBe('DEPTH_RANGE');
+    expect(codeOf(() => store.left(store.zero(0)))).toBe('NOT_BRANCH');
+  });
+});
+
+describe('generalized indices', () => {
+  it('depth of numbers and bigints, including above 2^31', () => {
+    expect(gindexDepth(1)).toBe(0);
+    expect(gindexDepth(2 ** 31)).toBe(31);
+    expect(gindexDepth(2 ** 31 - 1)).toBe(30);
+    expect(gindexDepth(2 ** 52 + 12345)).toBe(52);
+    expect(gindexDepth(2 ** 53 - 1)).toBe(52);
+    expect(gindexDepth(1n << 100n)).toBe(100);
+    expect(toGindex(3, 5)).toBe(13);
+    expect(toGindex(60, 1)).toBe(2n ** 60n + 1n);
+    for (const bad of [0, -1, 1.5, 2 ** 53, Number.NaN]) expect(codeOf(() => gindexDepth(bad))).toBe('GINDEX');
+    expect(codeOf(() => gindexDepth(0n))).toBe('GINDEX');
+    expect(codeOf(() => toGindex(3, 8))).toBe('INDEX_RANGE');
+  });
+
+  it('reads and writes deep positions through bigint gindices', () => {
+    const store = new NodeStore();
+    const tree = Tree.zero(64, store);
+    const g = (1n << 64n) + (1n << 63n) + 12345n;
+    tree.setChunk(g, chunkOf(7));
+    expect(hex(tree.getChunk(g))).toBe(hex(chunkOf(7)));
+    const proof = tree.singleProof(g);
+    expect(verifySingleProof(tree.root, g, chunkOf(7), proof.branch)).toBe(true);
+    // Position 0 at depth 64 can be checked against merkleize with virtual padding.
+    const t2 = Tree.zero(64, store);
+    t2.setChunk(1n << 64n, chunkOf(9));
+    expect(hex(t2.root)).toBe(hex(merkleize(chunkOf(9), 2n ** 64n)));
+    // Number gindices above 2^31 take the same path.
+    const t3 = Tree.zero(40, store);
+    t3.setChunk(2 ** 40 + 3, chunkOf(3));
+    expect(t3.getNodeAtDepth(40, 3)).toBe(t3.getNode(2 ** 40 + 3));
+    expect(hex(t3.root)).toBe(hex(merkleize(chunksOf([0, 0, 0, 3]), 2 ** 40)));
+  });
+});
+
+describe('writes', () => {
+  it('build new nodes along the written path only', () => {
+    const store = new NodeStore();
+    const tree = Tree.fromChunks(chunksOf(Array.from({ length: 256 }, (_, i) => i + 1)), 8, store);
+    const before = store.stats();
+    const old = tree.clone();
+    tree.setChunk(256 + 77, chunkOf(999));
+    const after = store.stats();
+    expect(after.branches - before.branches).toBe(8);
+    expect(after.leaves - before.leaves).toBe(1);
+    expect(after.pending).toBe(8);
+    // Siblings along the path are the very same nodes.
+    expect(tree.getNode(2 + 1)).toBe(old.getNode(3));
+    expect(tree.getNodeAtDepth(8, 76)).toBe(old.getNodeAtDepth(8, 76));
+    tree.root;
+    expect(store.stats().pending).toBe(0);
+  });
+
+  it('that store what is already there keep the existing nodes and root id', () => {
+    const store = new NodeStore();
+    const chunks = chunksOf(Array.from({ length: 64 }, (_, i) => i * 3));
+    const tree = Tree.fromChunks(chunks, 6, store);
+    const root = tree.rootNode;
+    const leaves = store.stats().leaves;
+    tree.setChunk(64 + 5, chunkOf(15));
+    tree.setNodesAtDepth(6, [0, 1, 2, 63], [store.leaf(chunkOf(0)), store.leaf(chunkOf(3)), store.leaf(chunkOf(6)), store.leaf(chunkOf(189))]);
+    tree.setNode(64 + 9, tree.getNode(64 + 9));
+    tree.setNode(4, tree.getNode(4));
+    expect(tree.rootNode).toBe(root);
+    store.collect();
+    expect(store.stats().leaves).toBe(leaves);
+    expect(store.stats().pending).toBe(0);
+    // A zero leaf written over a zero-chunk leaf is a no-op too.
+    tree.setNode(64, store.zero(0));
+    expect(tree.rootNode).toBe(root);
+  });
+
+  it('apply sorted batches in one pass and reject bad batches', () => {
+    const store = new NodeStore();
+    const tree = Tree.zero(10, store);
+    const indices = [0, 5, 6, 511, 512, 1023];
+    tree.setNodesAtDepth(10, indices, indices.map((i) => store.leaf(chunkOf(i + 1))));
+    const model = new Uint8Array(32 * 1024);
+    for (const i of indices) model.set(chunkOf(i + 1), 32 * i);
+    expect(hex(tree.root)).toBe(hex(merkleize(model)));
+    const leaf = store.leaf(chunkOf(1));
+    expect(codeOf(() => tree.setNodesAtDepth(10, [3, 2], [leaf, leaf]))).toBe('UNSORTED');
+    expect(codeOf(() => tree.setNodesAtDepth(10, [3, 3], [leaf, leaf]))).toBe('UNSORTED');
+    expect(codeOf(() => tree.setNodesAtDepth(10, [1024], [leaf]))).toBe('INDEX_RANGE');
+    expect(codeOf(() => tree.setNodesAtDepth(10, [1], [leaf, leaf]))).toBe('BAD_INPUT');
+    expect(codeOf(() => tree.setNodesAtDepth(10, [1], [123456789]))).toBe('BAD_NODE');
+    expect(codeOf(() => tree.setNodesAtDepth(11, [1], [leaf]))).toBe('NOT_BRANCH');
+  });
+
+  it('write subtrees at inner levels', () => {
+    const store = new NodeStore();
+    const tree = Tree.zero(4, store);
+    tree.setNode(3, store.fromChunks(chunksOf([1, 2, 3]), 3));
+    expect(hex(tree.root)).toBe(hex(merkleize(chunksOf([0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3]), 16)));
+  });
+});
+
+describe('reads', () => {
+  it('iterate a level in order from any start', () => {
+    const store = new NodeStore();
+    const seeds = Array.from({ length: 40 }, (_, i) => i + 1);
+    const tree = Tree.fromChunks(chunksOf(seeds), 6, store);
+    const got = tree.getNodesAtDepth(6, 3, 50).map((id) => hex(store.hash(id)));
+    const want = Array.from({ length: 50 }, (_, k) => hex(chunkOf(k + 3 < 40 ? k + 4 : 0)));
+    expect(got).toEqual(want);
+    expect(tree.getNodesAtDepth(3, 0, 8).map((id) => hex(store.hash(id)))).toEqual(
+      Array.from({ length: 8 }, (_, k) => hex(store.hash(tree.getNodeAtDepth(3, k)))),
+    );
+    expect(codeOf(() => tree.getNodesAtDepth(6, 60, 5))).toBe('INDEX_RANGE');
+    expect(codeOf(() => tree.getNode(128))).toBe('NOT_BRANCH');
+  });
+
+  it('length-mixed list roots', () => {
+    const store = new NodeStore();
+    const contents = store.fromChunks(chunksOf([1, 2, 3]), 4);
+    const list = new Tree(store.withLength(contents, 3), store);
+    expect(hex(list.root)).toBe(hex(mixInLength(merkleize(chunksOf([1, 2, 3]), 16), 3)));
+    expect(store.lengthOf(list.rootNode)).toBe(3);
+    const big = store.withLength(contents, 2 ** 40 + 1);
+    expect(store.lengthOf(big)).toBe(2 ** 40 + 1);
+    expect(hex(store.hash(big))).toBe(hex(mixInLength(merkleize(chunksOf([1, 2, 3]), 16), 2 ** 40 + 1)));
+  });
+});
+
+describe('typed errors', () => {
+  it('for disposed trees, dead ids and bad input', () => {
+    const store = new NodeStore();
+    const tree = Tree.fromChunks(chunksOf([1, 2]), 1, store);
+    const root = tree.rootNode;
+    tree.dispose();
+    tree.dispose();
+    expect(tree.disposed).toBe(true);
+    expect(codeOf(() => tree.root)).toBe('DISPOSED');
+    expect(codeOf(() => tree.setChunk(2, chunkOf(1)))).toBe('DISPOSED');
+    expect(codeOf(() => store.hash(root))).toBe('BAD_NODE');
+    expect(codeOf(() => store.hash(-1))).toBe('BAD_NODE');
+    expect(codeOf(() => store.hash(15))).toBe('BAD_NODE');
+    expect(codeOf(() => store.leaf(new Uint8Array(31)))).toBe('BAD_INPUT');
+    expect(codeOf(() => store.fromChunks(new Uint8Array(33), 3))).toBe('BAD_INPUT');
+    expect(codeOf(() => store.fromChunks(new Uint8Array(32 * 9), 3))).toBe('INDEX_RANGE');
+    expect(codeOf(() => store.release(store.leaf(chunkOf(1))))).toBe('BAD_NODE');
+    expect(codeOf(() => store.chunk(store.branch(store.zero(0), store.zero(0))))).toBe('NOT_BRANCH');
+  });
+
+  it('for ids of another store', () => {
+    const a = new NodeStore();
+    const b = new NodeStore();
+    const leaf = a.leaf(chunkOf(3));
+    expect(codeOf(() => b.hash(leaf))).toBe('BAD_NODE');
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * The consensus aliases (Slot, Epoch, Root, BLSPubkey, …) over the generic
+ * schemas. uint64 aliases are bigint-valued: the official vectors hold
+ * random uint64 values far above 2^53 in every field, so a number-valued
+ * alias would reject valid data (see `uint64Number` for hot paths that
+ * know their range).
+ * @module
+ */
+import { byteVector } from '../schema/byteVector.js';
+import { uint64, uint8, uint256 } from '../schema/uint.js';
+
+export const Slot = uint64;
+export const Epoch = uint64;
+export const CommitteeIndex = uint64;
+export const ValidatorIndex = uint64;
+export const Gwei = uint64;
+export const WithdrawalIndex = uint64;
+export const BlobIndex = uint64;
+export const ParticipationFlags = uint8;
+export const Uint256 = uint256;
+export const Root = byteVector(32);
+export const Bytes32 = Root;
+export const Hash32 = Root;
+export const Version = byteVector(4);
+export const DomainType = byteVector(4);
+export const Domain = Root;
+export const BLSPubkey = byteVector(48);
+export const BLSSignature = byteVector(96);
+export const KZGCommitment = BLSPubkey;
+export const KZGProof = BLSPubkey;
+export const ExecutionAddress = byteVector(20);

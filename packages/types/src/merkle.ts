@@ -62,3 +62,42 @@ export function foldSubtrees(buf: Uint8Array, count: number, depth: number): voi
 export function batchSize(depth: number): number {
   return Math.max(1, BATCH_CHUNKS >>> depth);
 }
+
+/** Copies `count` 32-byte roots from src[srcOffset] (back to back) to dst[dstOffset + i*stride]. */
+export function scatterRoots(src: Uint8Array, srcOffset: number, dst: Uint8Array, dstOffset: number, count: number, stride: number): void {
+  if (stride === 32) {
+    dst.set(src.subarray(srcOffset, srcOffset + 32 * count), dstOffset);
+    return;
+  }
+  // Word copies through one Int32Array view per buffer: a subarray per root
+  // would cost more than copying its 32 bytes.
+  const s0 = src.byteOffset + srcOffset;
+  const d0 = dst.byteOffset + dstOffset;
+  if (s0 % 4 === 0 && d0 % 4 === 0 && stride % 4 === 0) {
+    const s32 = new Int32Array(src.buffer, s0, 8 * count);
+    const d32 = new Int32Array(dst.buffer, d0, (stride / 4) * (count - 1) + 8);
+    const step = stride / 4;
+    for (let i = 0, d = 0; i < count; i++, d += step) {
+      const s = 8 * i;
+      d32[d] = s32[s] as number;
+      d32[d + 1] = s32[s + 1] as number;
+      d32[d + 2] = s32[s + 2] as number;
+      d32[d + 3] = s32[s + 3] as number;
+      d32[d + 4] = s32[s + 4] as number;
+      d32[d + 5] = s32[s + 5] as number;
+      d32[d + 6] = s32[s + 6] as number;
+      d32[d + 7] = s32[s + 7] as number;
+    }
+    return;
+  }
+  for (let i = 0; i < count; i++) {
+    const s = srcOffset + 32 * i;
+    const d = dstOffset + stride * i;
+    for (let b = 0; b < 32; b++) dst[d + b] = src[s + b] as number;
+  }
+}
+
+/** A reusable scratch buffer of at least `size` bytes (per owner; owners are never re-entered). */
+export function growScratch(current: Uint8Array | null, size: number): Uint8Array {
+  return current !== null && current.length >= size ? current : new Uint8Array(size);
+}

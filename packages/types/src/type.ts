@@ -56,8 +56,16 @@ export abstract class SszType<V> implements Type<V> {
   abstract readonly minSize: number;
   abstract readonly maxSize: number;
   abstract readonly isBasic: boolean;
+  /** @internal True when the root is the value itself padded to one chunk (no hashing needed). */
+  readonly _rootIsChunk: boolean = false;
+  /**
+   * @internal True when decoded values may view the decoder's input (byte
+   * fields do). `deserialize` then decodes from a private copy of the input,
+   * made with one bulk copy, so values never alias the caller's bytes.
+   */
+  readonly _viewsInput: boolean = true;
 
-  /** @internal Decodes exactly `data[start, end)`. */
+  /** @internal Decodes exactly `data[start, end)`; `data` is private to the decoder when `_viewsInput`. */
   abstract _decode(data: Uint8Array, dv: DataView, start: number, end: number): V;
   /** @internal Encodes at `offset`; returns the end offset. */
   abstract _encode(value: V, out: Uint8Array, dv: DataView, offset: number): number;
@@ -75,14 +83,22 @@ export abstract class SszType<V> implements Type<V> {
   abstract _fromJson(json: unknown): V;
 
   /**
-   * @internal Roots of many values, written back to back at `out[offset]`.
-   * Schemas whose roots share one shape override this to hash all values'
-   * level-k nodes in one `hashInto` call.
+   * @internal For `_rootIsChunk` types: writes the root into a chunk the
+   * caller has zeroed (so padding needs no writes).
    */
-  _rootsInto(values: readonly V[], out: Uint8Array, offset: number): void {
+  _chunkInto(value: V, out: Uint8Array, offset: number): void {
+    this._rootInto(value, out, offset);
+  }
+
+  /**
+   * @internal Roots of many values: root i goes to `out[offset + i*stride]`.
+   * Schemas whose roots share one shape override this to hash all values'
+   * level-k nodes in one `hashInto` call. Errors carry the `[i]` segment.
+   */
+  _rootsInto(values: readonly V[], out: Uint8Array, offset: number, stride = 32): void {
     for (let i = 0; i < values.length; i++) {
       try {
-        this._rootInto(values[i] as V, out, offset + 32 * i);
+        this._rootInto(values[i] as V, out, offset + stride * i);
       } catch (e) {
         throw withPath(e, `[${i}]`);
       }
@@ -117,7 +133,8 @@ export abstract class SszType<V> implements Type<V> {
   deserialize(bytes: Uint8Array): V {
     try {
       if (!(bytes instanceof Uint8Array)) throw new SszError('INVALID_VALUE', 'deserialize expects a Uint8Array');
-      return this._decode(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length);
+      const data = this._viewsInput ? bytes.slice() : bytes;
+      return this._decode(data, new DataView(data.buffer, data.byteOffset, data.byteLength), 0, data.length);
     } catch (e) {
       throw withPath(e, this.typeName);
     }
@@ -170,6 +187,8 @@ export abstract class SszType<V> implements Type<V> {
 /** A schema of uints or boolean: several values pack into one chunk. */
 export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
   readonly isBasic = true as const;
+  override readonly _rootIsChunk = true;
+  override readonly _viewsInput = false;
   abstract readonly byteLength: number;
 
   /** @internal Reads one value at `offset` (bounds already checked). */

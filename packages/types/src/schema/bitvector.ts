@@ -25,11 +25,13 @@ export class BitvectorType extends SszType<BitArray> {
     this.typeName = `Bitvector[${length}]`;
     this.fixedSize = this.minSize = this.maxSize = Math.ceil(length / 8);
     this.chunkCount = Math.ceil(length / 256);
+    this._rootIsChunk = length <= 256;
   }
+  override readonly _rootIsChunk: boolean;
 
   _decode(data: Uint8Array, _dv: DataView, start: number, end: number): BitArray {
     this._checkFixed(start, end);
-    const bytes = data.slice(start, end);
+    const bytes = new Uint8Array(data.buffer, data.byteOffset + start, end - start);
     if (this.length % 8 !== 0 && (bytes[bytes.length - 1] as number) >> (this.length % 8) !== 0) {
       throw new SszError('BAD_BITS', `padding bits above bit ${this.length} are set`, end - 1);
     }

@@ -32,7 +32,7 @@ export class ByteListType extends SszType<Uint8Array> {
     if (end - start > this.limit) {
       throw new SszError('LIMIT_EXCEEDED', `${end - start} bytes exceed the limit of ${this.limit}`, start + this.limit);
     }
-    return data.slice(start, end);
+    return new Uint8Array(data.buffer, data.byteOffset + start, end - start);
   }
 
   private check(value: Uint8Array, offset: number): void {

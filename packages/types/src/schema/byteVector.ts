@@ -5,9 +5,9 @@
  * level.
  * @module
  */
-import { SszError } from '../errors.js';
+import { SszError, withPath } from '../errors.js';
 import { fromHex, toHex, type Json } from '../json.js';
-import { batchSize, depthForLimit, foldSubtrees, merkleizeInto } from '../merkle.js';
+import { batchSize, depthForLimit, foldSubtrees, growScratch, merkleizeInto, scatterRoots } from '../merkle.js';
 import { SszType } from '../type.js';
 
 export class ByteVectorType extends SszType<Uint8Array> {
@@ -27,11 +27,14 @@ export class ByteVectorType extends SszType<Uint8Array> {
     this.typeName = `ByteVector[${length}]`;
     this.fixedSize = this.minSize = this.maxSize = length;
     this.depth = depthForLimit(Math.ceil(length / 32));
+    this._rootIsChunk = length <= 32;
   }
+  override readonly _rootIsChunk: boolean;
 
   _decode(data: Uint8Array, _dv: DataView, start: number, end: number): Uint8Array {
     this._checkFixed(start, end);
-    return data.slice(start, end);
+    // A view of the decoder's private copy: one bulk copy instead of one allocation per field.
+    return new Uint8Array(data.buffer, data.byteOffset + start, end - start);
   }
 
   private check(value: Uint8Array, offset: number): void {
@@ -64,22 +67,31 @@ export class ByteVectorType extends SszType<Uint8Array> {
     merkleizeInto(padded, 1 << this.depth, out, offset);
   }
 
-  override _rootsInto(values: readonly Uint8Array[], out: Uint8Array, offset: number): void {
-    const stride = 32 << this.depth;
+  override _chunkInto(value: Uint8Array, out: Uint8Array, offset: number): void {
+    this.check(value, -1);
+    out.set(value, offset);
+  }
+
+  override _rootsInto(values: readonly Uint8Array[], out: Uint8Array, offset: number, stride = 32): void {
+    const width = 32 << this.depth;
     const batch = batchSize(this.depth);
-    const buf = new Uint8Array(stride * Math.min(batch, values.length));
+    const buf = (this.scratch = growScratch(this.scratch, width * Math.min(batch, values.length)));
     for (let first = 0; first < values.length; first += batch) {
       const count = Math.min(batch, values.length - first);
-      if (this.length !== stride) buf.fill(0, 0, stride * count);
+      if (this.length !== width) buf.fill(0, 0, width * count);
       for (let i = 0; i < count; i++) {
         const value = values[first + i] as Uint8Array;
-        this.check(value, -1);
-        buf.set(value, i * stride);
+        if (!(value instanceof Uint8Array) || value.length !== this.length) {
+          throw withPath(new SszError('INVALID_VALUE', `expected a Uint8Array of ${this.length} bytes`), `[${first + i}]`);
+        }
+        buf.set(value, i * width);
       }
       foldSubtrees(buf, count, this.depth);
-      out.set(buf.subarray(0, 32 * count), offset + 32 * first);
+      scatterRoots(buf, 0, out, offset + stride * first, count, stride);
     }
   }
+  /** Batch scratch, reused across calls (a byte vector never contains itself, so no re-entry). */
+  private scratch: Uint8Array | null = null;
 
   defaultValue(): Uint8Array {
     return new Uint8Array(this.length);

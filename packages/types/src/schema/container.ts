@@ -17,22 +17,18 @@
  */
 import { SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
-import { batchSize, depthForLimit, foldSubtrees } from '../merkle.js';
+import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
 import { BasicType, SszType, type ValueOf } from '../type.js';
+import { generateCodec, type CodegenField } from './containerCodegen.js';
 
 /** The schema of each field: any SSZ type. */
 export type Fields = Record<string, SszType<unknown>>;
 /** The plain-object value of a container with these fields. */
 export type ContainerValue<F extends Fields> = { [K in keyof F]: ValueOf<F[K]> };
 
-interface FieldInfo {
+interface FieldInfo extends CodegenField {
   readonly name: string;
   readonly type: SszType<unknown>;
-  readonly basic: BasicType<unknown, never> | null;
-  /** Byte position in the fixed part (of the value, or of the offset for a variable field). */
-  readonly fixedPos: number;
-  readonly fixedSize: number | null;
-  readonly segment: string;
 }
 
 export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> {
@@ -45,8 +41,10 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   /** Size of the fixed part: inline fixed fields plus 4 per variable field. */
   readonly fixedPartSize: number;
   private readonly infos: readonly FieldInfo[];
-  private readonly variable: readonly FieldInfo[];
+  /** Fields whose roots need hashing (composites wider than one chunk). */
+  private readonly hashedFields: readonly { readonly info: FieldInfo; readonly index: number }[];
   private readonly depth: number;
+  private readonly codec: ReturnType<typeof generateCodec>;
 
   constructor(fields: F, name = 'Container') {
     super();
@@ -61,94 +59,46 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     for (const fieldName of names) {
       const type = fields[fieldName] as SszType<unknown>;
       if (!(type instanceof SszType)) throw new SszError('INVALID_TYPE', `field ${fieldName} is not an SSZ type`, -1, name);
-      const basic = type instanceof BasicType ? (type as BasicType<unknown, never>) : null;
-      infos.push({ name: fieldName, type, basic, fixedPos: pos, fixedSize: type.fixedSize, segment: `.${fieldName}` });
+      infos.push({
+        name: fieldName,
+        type,
+        basic: type instanceof BasicType,
+        rootIsChunk: type._rootIsChunk,
+        fixedPos: pos,
+        fixedSize: type.fixedSize,
+        segment: `.${fieldName}`,
+      });
       pos += type.fixedSize ?? 4;
       min += type.fixedSize ?? (4 + type.minSize);
       max += type.fixedSize ?? (4 + type.maxSize);
     }
     this.infos = infos;
-    this.variable = infos.filter((f) => f.fixedSize === null);
+    this.hashedFields = infos.map((info, index) => ({ info, index })).filter(({ info }) => !info.basic && !info.rootIsChunk);
     this.fixedPartSize = pos;
-    this.fixedSize = this.variable.length === 0 ? pos : null;
+    this.fixedSize = infos.every((f) => f.fixedSize !== null) ? pos : null;
     this.minSize = min;
     this.maxSize = max;
     this.depth = depthForLimit(infos.length);
+    this.codec = generateCodec(infos, this.fixedPartSize, this.fixedSize);
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): ContainerValue<F> {
-    const size = end - start;
-    if (this.fixedSize !== null) this._checkFixed(start, end);
-    else if (size < this.fixedPartSize) {
-      throw new SszError('SHORT_INPUT', `${size} bytes cannot hold the fixed part of ${this.fixedPartSize}`, end);
-    }
-    // Variable fields' ranges, validated before any field is decoded.
-    const vars = this.variable;
-    const bounds = vars.length === 0 ? null : new Array<number>(vars.length + 1);
-    if (bounds !== null) {
-      let previous = this.fixedPartSize;
-      for (let v = 0; v < vars.length; v++) {
-        const at = start + (vars[v] as FieldInfo).fixedPos;
-        const offset = dv.getUint32(at, true);
-        if (v === 0 ? offset !== this.fixedPartSize : offset < previous || offset > size) {
-          const why = v === 0 ? `is not the fixed part's end ${this.fixedPartSize}` : offset < previous ? `is below the previous offset ${previous}` : `is past the end ${size}`;
-          throw withPath(new SszError('BAD_OFFSET', `offset ${offset} ${why}`, at), (vars[v] as FieldInfo).segment);
-        }
-        bounds[v] = start + offset;
-        previous = offset;
-      }
-      bounds[vars.length] = end;
-    }
-    const out: Record<string, unknown> = {};
-    let v = 0;
-    for (const f of this.infos) {
-      let from: number;
-      let to: number;
-      if (f.fixedSize !== null) {
-        from = start + f.fixedPos;
-        to = from + f.fixedSize;
-      } else {
-        from = (bounds as number[])[v] as number;
-        to = (bounds as number[])[++v] as number;
-      }
-      try {
-        out[f.name] = f.type._decode(data, dv, from, to);
-      } catch (e) {
-        throw withPath(e, f.segment, from);
-      }
-    }
-    return out as ContainerValue<F>;
-  }
-
-  private check(value: ContainerValue<F>, offset: number): void {
-    if (typeof value !== 'object' || value === null) throw new SszError('INVALID_VALUE', `expected an object, got ${value === null ? 'null' : typeof value}`, offset);
+    return this.codec.decode(data, dv, start, end) as ContainerValue<F>;
   }
 
   _encode(value: ContainerValue<F>, out: Uint8Array, dv: DataView, offset: number): number {
-    this.check(value, offset);
-    const record = value as Record<string, unknown>;
-    let varPos = offset + this.fixedPartSize;
-    for (const f of this.infos) {
-      const at = offset + f.fixedPos;
-      try {
-        if (f.fixedSize !== null) f.type._encode(record[f.name], out, dv, at);
-        else {
-          dv.setUint32(at, varPos - offset, true);
-          varPos = f.type._encode(record[f.name], out, dv, varPos);
-        }
-      } catch (e) {
-        throw withPath(e, f.segment, at);
-      }
-    }
-    return varPos;
+    return this.codec.encode(value as Record<string, unknown>, out, dv, offset);
   }
 
   _size(value: ContainerValue<F>): number {
-    this.check(value, -1);
+    if (typeof value !== 'object' || value === null) {
+      throw new SszError('INVALID_VALUE', `expected an object, got ${value === null ? 'null' : typeof value}`);
+    }
     if (this.fixedSize !== null) return this.fixedSize;
     const record = value as Record<string, unknown>;
     let size = this.fixedPartSize;
-    for (const f of this.variable) {
+    for (const f of this.infos) {
+      if (f.fixedSize !== null) continue;
       try {
         size += f.type._size(record[f.name]);
       } catch (e) {
@@ -159,45 +109,76 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   }
 
   _rootInto(value: ContainerValue<F>, out: Uint8Array, offset: number): void {
-    this._rootsInto([value], out, offset);
+    try {
+      this.batchRoots([value], out, offset, 32);
+    } catch (e) {
+      this.explainRootError(value);
+      throw e;
+    }
   }
 
-  override _rootsInto(values: readonly ContainerValue<F>[], out: Uint8Array, offset: number): void {
+  override _rootsInto(values: readonly ContainerValue<F>[], out: Uint8Array, offset: number, stride = 32): void {
+    try {
+      this.batchRoots(values, out, offset, stride);
+    } catch (e) {
+      // The batched pass keeps no path bookkeeping; find the failing value again, one by one.
+      const scratch = new Uint8Array(32);
+      for (let i = 0; i < values.length; i++) {
+        try {
+          this._rootInto(values[i] as ContainerValue<F>, scratch, 0);
+        } catch (inner) {
+          throw withPath(inner, `[${i}]`);
+        }
+      }
+      throw e;
+    }
+  }
+
+  /** Re-derives a root error field by field so it carries the field's path. */
+  private explainRootError(value: ContainerValue<F>): void {
+    if (typeof value !== 'object' || value === null) return;
+    const scratch = new Uint8Array(32);
+    for (const f of this.infos) {
+      try {
+        f.type._rootInto((value as Record<string, unknown>)[f.name], scratch, 0);
+      } catch (e) {
+        throw withPath(e, f.segment);
+      }
+    }
+  }
+
+  /**
+   * Roots of `values` in batches: each value gets a row of 2^depth chunks;
+   * basic and one-chunk fields are written straight into the rows, wider
+   * composite fields are hashed column by column through their type's
+   * batched `_rootsInto`, then all rows fold together, one `hashInto` per level.
+   */
+  private batchRoots(values: readonly ContainerValue<F>[], out: Uint8Array, offset: number, outStride: number): void {
     const depth = this.depth;
     const stride = 32 << depth;
     const batch = batchSize(depth);
     const cap = Math.min(batch, values.length);
-    const buf = new Uint8Array(stride * cap);
-    const dv = new DataView(buf.buffer);
-    const column = new Array<unknown>(cap);
-    let roots: Uint8Array | null = null;
+    const buf = (this.scratch = growScratch(this.scratch, stride * cap));
+    const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    const hashed = this.hashedFields;
+    const column = hashed.length > 0 ? new Array<unknown>(cap) : null;
     for (let first = 0; first < values.length; first += batch) {
       const count = Math.min(batch, values.length - first);
       buf.fill(0, 0, stride * count);
-      for (let i = 0; i < count; i++) this.check(values[first + i] as ContainerValue<F>, -1);
-      for (let j = 0; j < this.infos.length; j++) {
-        const f = this.infos[j] as FieldInfo;
-        const name = f.name;
-        try {
-          if (f.basic !== null) {
-            for (let i = 0; i < count; i++) {
-              f.basic._write(dv, i * stride + 32 * j, (values[first + i] as Record<string, unknown>)[name] as never);
-            }
-          } else {
-            column.length = count;
-            for (let i = 0; i < count; i++) column[i] = (values[first + i] as Record<string, unknown>)[name];
-            roots ??= new Uint8Array(32 * cap);
-            f.type._rootsInto(column, roots, 0);
-            for (let i = 0; i < count; i++) buf.set(roots.subarray(32 * i, 32 * i + 32), i * stride + 32 * j);
-          }
-        } catch (e) {
-          throw withPath(e, f.segment);
-        }
+      this.codec.fill(values, first, count, buf, dv, stride);
+      for (const { info, index } of hashed) {
+        const col = column as unknown[];
+        col.length = count;
+        for (let i = 0; i < count; i++) col[i] = (values[first + i] as Record<string, unknown>)[info.name];
+        // Field roots land directly in their chunk of every row.
+        info.type._rootsInto(col, buf, 32 * index, stride);
       }
       foldSubtrees(buf, count, depth);
-      out.set(buf.subarray(0, 32 * count), offset + 32 * first);
+      scatterRoots(buf, 0, out, offset + outStride * first, count, outStride);
     }
   }
+  /** Batch scratch, reused across calls (a container never contains itself, so no re-entry). */
+  private scratch: Uint8Array | null = null;
 
   defaultValue(): ContainerValue<F> {
     const out: Record<string, unknown> = {};
@@ -220,7 +201,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   }
 
   _toJson(value: ContainerValue<F>): Json {
-    this.check(value, -1);
+    if (typeof value !== 'object' || value === null) throw new SszError('INVALID_VALUE', 'expected an object');
     const record = value as Record<string, unknown>;
     const out: { [key: string]: Json } = {};
     for (const f of this.infos) {

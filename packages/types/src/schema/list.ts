@@ -25,6 +25,7 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   readonly maxSize: number;
   readonly isBasic = false;
   private readonly chunkLimit: number;
+  override readonly _viewsInput = false;
 
   constructor(
     readonly elementType: BasicType<V, A>,

@@ -247,6 +247,12 @@ export class Uint64NumberType extends BasicType<number, number[]> {
     throw new SszError('INVALID_VALUE', 'a uint64 above 2^53 other than 2^64-1 cannot be held exactly by uint64Number', offset);
   }
   _write(dv: DataView, offset: number, value: number): void {
+    // Fast path: a uint32, the common case for epochs and indices.
+    if ((value >>> 0) === value) {
+      dv.setUint32(offset, value, true);
+      dv.setUint32(offset + 4, 0, true);
+      return;
+    }
     if (value === Infinity) {
       dv.setUint32(offset, 0xffffffff, true);
       dv.setUint32(offset + 4, 0xffffffff, true);
@@ -259,6 +265,35 @@ export class Uint64NumberType extends BasicType<number, number[]> {
     dv.setUint32(offset, value - hi * TWO_POW_32, true);
     dv.setUint32(offset + 4, hi, true);
   }
+  /** Packs without per-element bookkeeping; on a bad element, the generic path re-finds it with its index. */
+  _pack(a: number[]): Uint8Array {
+    if (!Array.isArray(a)) return packGeneric(this, a);
+    const out = new Uint8Array(Math.ceil(a.length / 4) * 32);
+    const dv = new DataView(out.buffer);
+    try {
+      for (let i = 0; i < a.length; i++) this._write(dv, 8 * i, a[i] as number);
+    } catch {
+      return packGeneric(this, a);
+    }
+    return out;
+  }
+  override _encodeArray(a: number[], out: Uint8Array, dv: DataView, offset: number): number {
+    try {
+      for (let i = 0; i < a.length; i++) this._write(dv, offset + 8 * i, a[i] as number);
+    } catch {
+      return super._encodeArray(a, out, dv, offset);
+    }
+    return offset + 8 * a.length;
+  }
+  override _decodeArray(data: Uint8Array, dv: DataView, start: number, n: number): number[] {
+    const a = new Array<number>(n);
+    try {
+      for (let i = 0; i < n; i++) a[i] = this._read(dv, start + 8 * i);
+    } catch {
+      return super._decodeArray(data, dv, start, n);
+    }
+    return a;
+  }
   _newArray(n: number): number[] {
     return new Array<number>(n).fill(0);
   }
@@ -267,9 +302,6 @@ export class Uint64NumberType extends BasicType<number, number[]> {
   }
   _cloneArray(a: number[]): number[] {
     return a.slice();
-  }
-  _pack(a: number[]): Uint8Array {
-    return packGeneric(this, a);
   }
   defaultValue(): number {
     return 0;

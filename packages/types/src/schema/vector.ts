@@ -24,6 +24,7 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   readonly maxSize: number;
   readonly isBasic = false;
   private readonly chunkCount: number;
+  override readonly _viewsInput = false;
 
   constructor(
     readonly elementType: BasicType<V, A>,

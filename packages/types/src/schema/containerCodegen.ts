@@ -1,0 +1,127 @@
+/**
+ * Specialised codecs for one container, generated once per container type.
+ *
+ * Why generate code: a generic loop over fields reads and writes properties
+ * by computed keys and calls every field type from the same call site, which
+ * V8 can neither specialise nor inline (megamorphic). A function generated
+ * per container has one call site per field, so each site sees exactly one
+ * field type and inlines it, and it builds each value with one object
+ * literal of fixed shape. Measured on 2^18 Validators this is several times
+ * faster than the generic loop.
+ *
+ * Safety: the generated text contains only numbers computed here and field
+ * names embedded through JSON.stringify; field types are passed in as
+ * closure values, never as text. Behaviour matches the generic codec byte
+ * for byte (the spec tests run through these functions).
+ * @module
+ */
+import { SszError, withPath } from '../errors.js';
+import type { SszType } from '../type.js';
+
+export interface CodegenField {
+  readonly name: string;
+  readonly type: SszType<unknown>;
+  readonly basic: boolean;
+  /** True when the field's root is its own value padded to one chunk (no hashing). */
+  readonly rootIsChunk: boolean;
+  readonly fixedPos: number;
+  readonly fixedSize: number | null;
+  readonly segment: string;
+}
+
+export type DecodeFn = (data: Uint8Array, dv: DataView, start: number, end: number) => Record<string, unknown>;
+export type EncodeFn = (value: Record<string, unknown>, out: Uint8Array, dv: DataView, offset: number) => number;
+/** Writes the chunks of basic and one-chunk fields of `count` values into rows of `stride` bytes. */
+export type FillFn = (values: readonly unknown[], first: number, count: number, buf: Uint8Array, dv: DataView, stride: number) => void;
+
+const helpers = {
+  withPath,
+  wrongSize(start: number, end: number, size: number): never {
+    const short = end - start < size;
+    throw new SszError(short ? 'SHORT_INPUT' : 'TRAILING_BYTES', `expected ${size} bytes, got ${end - start}`, short ? end : start + size);
+  },
+  shortFixedPart(start: number, end: number, size: number): never {
+    throw new SszError('SHORT_INPUT', `${end - start} bytes cannot hold the fixed part of ${size}`, end);
+  },
+  badOffset(segment: string, at: number, offset: number, previous: number, first: boolean, size: number): never {
+    const why = first ? `is not the fixed part's end ${previous}` : offset < previous ? `is below the previous offset ${previous}` : `is past the end ${size}`;
+    throw withPath(new SszError('BAD_OFFSET', `offset ${offset} ${why}`, at), segment);
+  },
+  notObject(value: unknown, offset: number): never {
+    throw new SszError('INVALID_VALUE', `expected an object, got ${value === null ? 'null' : typeof value}`, offset);
+  },
+};
+
+const key = (name: string) => `[${JSON.stringify(name)}]`;
+
+export function generateCodec(fields: readonly CodegenField[], fixedPartSize: number, fixedSize: number | null) {
+  const types = fields.map((f) => f.type);
+  const segments = fields.map((f) => f.segment);
+  const vars = fields.map((f, i) => ({ f, i })).filter(({ f }) => f.fixedSize === null);
+
+  // --- decode ---
+  const d: string[] = [];
+  d.push(fixedSize !== null ? `if (end - start !== ${fixedSize}) H.wrongSize(start, end, ${fixedSize});` : `if (end - start < ${fixedPartSize}) H.shortFixedPart(start, end, ${fixedPartSize});`);
+  if (vars.length > 0) {
+    d.push('const size = end - start;');
+    vars.forEach(({ f }, v) => {
+      d.push(`const o${v} = dv.getUint32(start + ${f.fixedPos}, true);`);
+      const bad = v === 0 ? `o0 !== ${fixedPartSize}` : `o${v} < o${v - 1} || o${v} > size`;
+      const prev = v === 0 ? String(fixedPartSize) : `o${v - 1}`;
+      d.push(`if (${bad}) H.badOffset(S[${fields.indexOf(f)}], start + ${f.fixedPos}, o${v}, ${prev}, ${v === 0}, size);`);
+    });
+  }
+  d.push(`let k = 0, a = start;`);
+  d.push(`let ${fields.map((_, i) => `f${i}`).join(', ')};`);
+  d.push('try {');
+  let v = 0;
+  fields.forEach((f, i) => {
+    d.push(`k = ${i};`);
+    if (f.fixedSize !== null) {
+      d.push(`a = start + ${f.fixedPos};`);
+      d.push(f.basic ? `f${i} = T${i}._read(dv, a);` : `f${i} = T${i}._decode(data, dv, a, a + ${f.fixedSize});`);
+    } else {
+      const to = v + 1 < vars.length ? `start + o${v + 1}` : 'end';
+      d.push(`a = start + o${v};`, `f${i} = T${i}._decode(data, dv, a, ${to});`);
+      v++;
+    }
+  });
+  d.push('} catch (e) { throw H.withPath(e, S[k], a); }');
+  d.push(`return { ${fields.map((f, i) => `${JSON.stringify(f.name)}: f${i}`).join(', ')} };`);
+
+  // --- encode ---
+  const e: string[] = [];
+  e.push(`if (typeof value !== 'object' || value === null) H.notObject(value, offset);`);
+  e.push(`let k = 0, a = offset, p = offset + ${fixedPartSize};`);
+  e.push('try {');
+  fields.forEach((f, i) => {
+    e.push(`k = ${i}; a = offset + ${f.fixedPos};`);
+    if (f.fixedSize === null) e.push(`dv.setUint32(a, p - offset, true); p = T${i}._encode(value${key(f.name)}, out, dv, p);`);
+    else if (f.basic) e.push(`T${i}._write(dv, a, value${key(f.name)});`);
+    else e.push(`T${i}._encode(value${key(f.name)}, out, dv, a);`);
+  });
+  e.push('} catch (e) { throw H.withPath(e, S[k], a); }');
+  e.push('return p;');
+
+  // --- fill: basic and one-chunk fields, straight into each value's row ---
+  const c: string[] = [];
+  c.push('for (let i = 0; i < count; i++) {');
+  c.push('const value = values[first + i];');
+  c.push(`if (typeof value !== 'object' || value === null) H.notObject(value, -1);`);
+  c.push('const b = i * stride;');
+  fields.forEach((f, i) => {
+    if (f.basic) c.push(`T${i}._write(dv, b + ${32 * i}, value${key(f.name)});`);
+    else if (f.rootIsChunk) c.push(`T${i}._chunkInto(value${key(f.name)}, buf, b + ${32 * i});`);
+  });
+  c.push('}');
+
+  const prelude = types.map((_, i) => `const T${i} = T[${i}];`).join('\n');
+  const make = (params: string, body: string[]) =>
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- see the module comment: no untrusted text is evaluated
+    new Function('T', 'S', 'H', `${prelude}\nreturn function (${params}) {\n${body.join('\n')}\n};`)(types, segments, helpers);
+  return {
+    decode: make('data, dv, start, end', d) as DecodeFn,
+    encode: make('value, out, dv, offset', e) as EncodeFn,
+    fill: make('values, first, count, buf, dv, stride', c) as FillFn,
+  };
+}

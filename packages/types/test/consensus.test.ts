@@ -1,0 +1,56 @@
+/**
+ * The consensus containers: every container of every fork and preset builds,
+ * and its default value round-trips; field counts and shapes match the spec.
+ */
+import { describe, expect, it } from 'vitest';
+import { SszType, toHex } from '../src/index.js';
+import { FORKS, mainnet, minimal } from '../src/consensus/index.js';
+
+const PRESETS = { mainnet, minimal };
+
+function containersOf(fork: object): [string, SszType<unknown>][] {
+  return Object.entries(fork).filter((e): e is [string, SszType<unknown>] => e[1] instanceof SszType && /^[A-Z]/.test(e[0]));
+}
+
+describe('consensus containers', () => {
+  for (const [presetName, preset] of Object.entries(PRESETS)) {
+    for (const fork of FORKS) {
+      it(`${presetName}.${fork}: every container's default value round-trips`, () => {
+        const types = containersOf(preset[fork]);
+        expect(types.length).toBeGreaterThan(20);
+        for (const [name, type] of types) {
+          if (name === 'Blob') continue; // 128 KiB of zeros; covered by the byte-vector tests
+          const value = type.defaultValue();
+          const bytes = type.serialize(value);
+          expect(bytes.length, name).toBe(type.fixedSize ?? bytes.length);
+          const back = type.deserialize(bytes);
+          expect(type.equals(back, value), name).toBe(true);
+          expect(toHex(type.hashTreeRoot(back)), name).toBe(toHex(type.hashTreeRoot(value)));
+        }
+      });
+    }
+  }
+
+  it('state and body field lists follow each fork', () => {
+    const count = (t: { fields: object }) => Object.keys(t.fields).length;
+    expect(FORKS.map((f) => count(mainnet[f].BeaconState))).toEqual([21, 24, 25, 28, 28, 37]);
+    expect(FORKS.map((f) => count(mainnet[f].BeaconBlockBody))).toEqual([8, 9, 10, 11, 12, 13]);
+    expect(Object.keys(mainnet.electra.BeaconBlockBody.fields).slice(-2)).toEqual(['blob_kzg_commitments', 'execution_requests']);
+    expect(Object.keys(mainnet.altair.BeaconState.fields).slice(15, 18)).toEqual([
+      'previous_epoch_participation',
+      'current_epoch_participation',
+      'justification_bits',
+    ]);
+  });
+
+  it('sizes match the spec', () => {
+    expect(mainnet.phase0.Validator.fixedSize).toBe(121);
+    expect(mainnet.phase0.Attestation.fixedSize).toBeNull();
+    expect(mainnet.electra.Attestation.fields.committee_bits.length).toBe(64);
+    expect(minimal.electra.Attestation.fields.aggregation_bits.limit).toBe(2048 * 4);
+    expect(mainnet.altair.SyncAggregate.fixedSize).toBe(64 + 96);
+    expect(minimal.altair.SyncCommittee.fixedSize).toBe(32 * 48 + 48);
+    expect(mainnet.deneb.BlobSidecar.fields.kzg_commitment_inclusion_proof.length).toBe(17);
+    expect(mainnet.bellatrix.ExecutionPayloadHeader.fixedSize).toBeNull();
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * fast-check arbitraries derived from our schemas: any schema yields an
+ * arbitrary of its values. Lengths are capped (lists at a few elements, byte
+ * lists and bitlists at tens of bytes) so whole beacon states stay cheap;
+ * long vectors draw their elements from a small random pool by a seeded
+ * generator instead of one arbitrary per element.
+ */
+import fc from 'fast-check';
+import {
+  BitArray,
+  BitlistType,
+  BitvectorType,
+  BooleanType,
+  ByteListType,
+  ByteVectorType,
+  ContainerType,
+  ListBasicType,
+  ListCompositeType,
+  Uint64NumberType,
+  Uint64Type,
+  UintBigType,
+  UintNumberType,
+  UnionType,
+  VectorBasicType,
+  VectorCompositeType,
+  type BasicType,
+  type SszType,
+} from '../../packages/types/src/index.js';
+
+type AnyOurs = SszType<unknown>;
+type Arb = fc.Arbitrary<unknown>;
+
+const MAX_COMPOSITE_ITEMS = 4;
+const MAX_BASIC_ITEMS = 40;
+const MAX_BYTES = 64;
+const MAX_BITS = 100;
+/** Vectors longer than this draw from a pool. */
+const POOL_AFTER = 64;
+
+const bits = (n: number): fc.Arbitrary<BitArray> => fc.array(fc.boolean(), { minLength: n, maxLength: n }).map((b) => BitArray.fromBoolArray(b));
+
+function pooled(elem: Arb, length: number): fc.Arbitrary<unknown[]> {
+  return fc.tuple(fc.array(elem, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 0x7fffffff })).map(([pool, seed]) => {
+    let s = seed;
+    const out = new Array<unknown>(length);
+    for (let i = 0; i < length; i++) {
+      s = (s * 48271) % 0x7fffffff;
+      out[i] = pool[s % pool.length];
+    }
+    return out;
+  });
+}
+
+export function arbitrary(type: AnyOurs): Arb {
+  const t = type as unknown;
+  if (t instanceof UintNumberType) return fc.integer({ min: 0, max: 2 ** (8 * t.byteLength) - 1 });
+  if (t instanceof Uint64Type) return fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
+  if (t instanceof UintBigType) return fc.bigInt({ min: 0n, max: 2n ** BigInt(8 * t.byteLength) - 1n });
+  if (t instanceof Uint64NumberType) return fc.oneof(fc.integer({ min: 0, max: 2 ** 32 }), fc.maxSafeNat(), fc.constant(2 ** 53), fc.constant(Infinity));
+  if (t instanceof BooleanType) return fc.boolean();
+  if (t instanceof ByteVectorType) return fc.uint8Array({ minLength: t.length, maxLength: t.length });
+  if (t instanceof ByteListType) return fc.uint8Array({ maxLength: Math.min(t.limit, MAX_BYTES) });
+  if (t instanceof BitvectorType) return bits(t.length);
+  if (t instanceof BitlistType) return fc.integer({ min: 0, max: Math.min(t.limit, MAX_BITS) }).chain(bits);
+  if (t instanceof VectorBasicType || t instanceof ListBasicType) {
+    const elem = t.elementType as BasicType<unknown, never>;
+    const n = t instanceof VectorBasicType ? t.length : null;
+    const items =
+      n === null
+        ? fc.array(arbitrary(elem as AnyOurs), { maxLength: Math.min((t as ListBasicType<unknown, never>).limit, MAX_BASIC_ITEMS) })
+        : n > POOL_AFTER
+          ? pooled(arbitrary(elem as AnyOurs), n)
+          : fc.array(arbitrary(elem as AnyOurs), { minLength: n, maxLength: n });
+    return items.map((values) => elem._arrayFrom(values as never[]));
+  }
+  if (t instanceof VectorCompositeType) {
+    const elem = arbitrary(t.elementType as AnyOurs);
+    return t.length > POOL_AFTER ? pooled(elem, t.length) : fc.array(elem, { minLength: t.length, maxLength: t.length });
+  }
+  if (t instanceof ListCompositeType) return fc.array(arbitrary(t.elementType as AnyOurs), { maxLength: Math.min(t.limit, MAX_COMPOSITE_ITEMS) });
+  if (t instanceof ContainerType) {
+    const fields: Record<string, Arb> = {};
+    for (const [name, f] of Object.entries(t.fields as Record<string, AnyOurs>)) fields[name] = arbitrary(f);
+    return fc.record(fields);
+  }
+  if (t instanceof UnionType) {
+    const options = t.options as readonly (AnyOurs | null)[];
+    return fc.oneof(
+      ...options.map((o, selector) => (o === null ? fc.constant({ selector, value: null }) : arbitrary(o).map((value) => ({ selector, value })))),
+    );
+  }
+  throw new Error(`no arbitrary for ${type.typeName}`);
+}

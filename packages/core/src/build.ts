@@ -1,10 +1,11 @@
 /**
  * Building subtrees from packed chunks, hashed as they are built.
  *
- * Each level's nodes are allocated as one contiguous, even-aligned run of
- * slots, so the hashes of siblings sit next to each other in the hash pages
- * and a whole level hashes straight from the child pages into the parent
- * pages: one `hashInto` per page-sized segment (2^15 nodes), no staging copy.
+ * Each level's nodes are allocated as runs of consecutive slots (whole free
+ * pages first, then fresh slots; see `Pool.allocRuns`), each run inside one
+ * page and of even length, so the hashes of siblings sit next to each other
+ * in the hash pages and a level hashes straight from the child pages into the
+ * parent pages: one `hashInto` per run (up to 2^15 nodes), no staging copy.
  * Every node of a fresh build needs hashing anyway, so it is done right away
  * instead of through the pending lists; the result is indistinguishable from
  * a lazily hashed tree.
@@ -36,11 +37,11 @@ export function hashedBranch(store: NodeStore, left: NodeId, right: NodeId): Nod
   const slot = pool.alloc();
   const page = slot >>> pool.shift;
   const off = slot & pool.mask;
-  pool.left[page]![off] = left;
-  pool.right[page]![off] = right;
-  pool.rc[page]![off] = 0;
-  pool.dh[page]![off] = 0;
-  pool.flags[page]![off] = 0;
+  const m = pool.meta[page]!;
+  m[off << 2] = left;
+  m[(off << 2) + 1] = right;
+  m[(off << 2) + 2] = 0;
+  m[(off << 2) + 3] = 0;
   if ((left & 15) !== KIND_ZERO) store.retainUnchecked(left);
   if ((right & 15) !== KIND_ZERO) store.retainUnchecked(right);
   readHashRaw(store, left, pairScratch, 0);
@@ -61,95 +62,134 @@ export function buildFromChunks(store: NodeStore, chunks: Uint8Array, depth: num
   if (count === 0) return zeroId(depth);
 
   const leaves = store.leaves;
-  const leafStart = leaves.allocRange(count);
-  for (let i = 0; i < count; ) {
-    const slot = leafStart + i;
-    const page = slot >>> leaves.shift;
+  const leafRuns = leaves.allocRuns(count);
+  for (let r = 0, i = 0; r < leafRuns.length; r += 2) {
+    const slot = leafRuns[r]!;
+    const n = leafRuns[r + 1]!;
     const off = slot & leaves.mask;
-    const n = Math.min(count - i, leaves.pageSize - off);
-    leaves.h8[page]!.set(chunks.subarray(32 * i, 32 * (i + n)), 32 * off);
-    leaves.rc[page]!.fill(0, off, off + n);
-    leaves.flags[page]!.fill(0, off, off + n);
+    leaves.h8[slot >>> leaves.shift]!.set(chunks.subarray(32 * i, 32 * (i + n)), 32 * off);
+    // rc 1 (each leaf gets one parent) unless it is the root; state 0.
+    fillMeta(leaves, slot, n, count > 1 ? 1 : 0);
     i += n;
   }
 
   let pool: Pool = leaves;
-  let start = leafStart;
+  let runs = leafRuns;
   let n = count;
   let level = 0;
   while (n > 1) {
     const parents = (n + 1) >>> 1;
-    const parentStart = linkLevel(store, pool, start, n, level);
-    hashLevel(store, pool, start, n, parentStart, level);
+    const parentRuns = store.branches.allocRuns(parents);
+    linkLevel(store, pool, runs, n, parentRuns, level);
+    hashLevel(store, pool, runs, n, parentRuns, level);
     pool = store.branches;
-    start = parentStart;
+    runs = parentRuns;
     n = parents;
     level++;
   }
-  let root: NodeId = (start << 4) | pool.kind;
+  let root: NodeId = (runs[0]! << 4) | pool.kind;
   for (; level < depth; level++) root = hashedBranch(store, root, zeroId(level));
   return root;
 }
 
-/** Allocates and links the parents of children [start, start+n) of `pool`. */
-function linkLevel(store: NodeStore, pool: Pool, start: number, n: number, level: number): number {
-  const branches = store.branches;
-  const parents = (n + 1) >>> 1;
-  const parentStart = branches.allocRange(parents);
-  const kind = pool.kind;
-  const zero = zeroId(level);
-  for (let i = 0; i < parents; ) {
-    const slot = parentStart + i;
-    const page = slot >>> branches.shift;
-    const off = slot & branches.mask;
-    const m = Math.min(parents - i, branches.pageSize - off);
-    const left = branches.left[page]!;
-    const right = branches.right[page]!;
-    for (let j = 0; j < m; j++) {
-      const c = start + 2 * (i + j);
-      left[off + j] = (c << 4) | kind;
-      right[off + j] = 2 * (i + j) + 1 < n ? ((c + 1) << 4) | kind : zero;
-    }
-    branches.rc[page]!.fill(0, off, off + m);
-    branches.dh[page]!.fill(0, off, off + m);
-    branches.flags[page]!.fill(0, off, off + m);
-    i += m;
+/** Sets rc and state of slots [slot, slot+n) (one page) of a non-branch pool. */
+function fillMeta(pool: Pool, slot: number, n: number, rc: number): void {
+  const m = pool.meta[slot >>> pool.shift]!;
+  const off = slot & pool.mask;
+  for (let j = 0; j < n; j++) {
+    m[(off + j) * 2] = rc;
+    m[(off + j) * 2 + 1] = 0;
   }
-  // Every child now has exactly one parent.
-  for (let i = 0; i < n; ) {
-    const slot = start + i;
-    const off = slot & pool.mask;
-    const m = Math.min(n - i, pool.pageSize - off);
-    pool.rc[slot >>> pool.shift]!.fill(1, off, off + m);
-    i += m;
-  }
-  return parentStart;
 }
 
-/** Hashes the parents of children [start, start+n) straight from page to page. */
-function hashLevel(store: NodeStore, pool: Pool, start: number, n: number, parentStart: number, level: number): void {
+/** Links the parents (in `parentRuns`) of the `n` children in `childRuns` of `pool`. */
+function linkLevel(store: NodeStore, pool: Pool, childRuns: number[], n: number, parentRuns: number[], level: number): void {
+  const branches = store.branches;
+  const kind = pool.kind;
+  const zero = zeroId(level);
+  const parentRc = (n + 1) >>> 1 > 1 ? 1 : 0;
+  let cr = 0;
+  let cSlot = childRuns[0]!;
+  let cLeft = childRuns[1]!;
+  let done = 0;
+  for (let r = 0; r < parentRuns.length; r += 2) {
+    const slot = parentRuns[r]!;
+    const m = branches.meta[slot >>> branches.shift]!;
+    const off = slot & branches.mask;
+    const len = parentRuns[r + 1]!;
+    for (let j = 0; j < len; j++) {
+      const b = (off + j) << 2;
+      if (cLeft === 0) {
+        cr += 2;
+        cSlot = childRuns[cr]!;
+        cLeft = childRuns[cr + 1]!;
+      }
+      m[b] = (cSlot << 4) | kind;
+      if (done + 1 < n) {
+        // Runs have even length except the last, so the sibling is in this run.
+        m[b + 1] = ((cSlot + 1) << 4) | kind;
+        cSlot += 2;
+        cLeft -= 2;
+      } else {
+        m[b + 1] = zero;
+        cSlot += 1;
+        cLeft -= 1;
+      }
+      done += 2;
+      m[b + 2] = parentRc;
+      m[b + 3] = 0;
+    }
+  }
+}
+
+/** Hashes the parents of the `n` children in `childRuns`, page to page, run by run. */
+function hashLevel(store: NodeStore, pool: Pool, childRuns: number[], n: number, parentRuns: number[], level: number): void {
   const branches = store.branches;
   const fullPairs = n >>> 1;
-  for (let i = 0; i < fullPairs; ) {
-    const cslot = start + 2 * i;
-    const coff = cslot & pool.mask;
-    const pslot = parentStart + i;
-    const poff = pslot & branches.mask;
-    const seg = Math.min(fullPairs - i, (pool.pageSize - coff) >>> 1, branches.pageSize - poff);
+  let cr = 0;
+  let cSlot = childRuns[0]!;
+  let cLeft = childRuns[1]!;
+  let pr = 0;
+  let pSlot = parentRuns[0]!;
+  let pLeft = parentRuns[1]!;
+  for (let done = 0; done < fullPairs; ) {
+    if (cLeft === 0) {
+      cr += 2;
+      cSlot = childRuns[cr]!;
+      cLeft = childRuns[cr + 1]!;
+    }
+    if (pLeft === 0) {
+      pr += 2;
+      pSlot = parentRuns[pr]!;
+      pLeft = parentRuns[pr + 1]!;
+    }
+    const seg = Math.min(fullPairs - done, cLeft >>> 1, pLeft);
+    const coff = cSlot & pool.mask;
+    const poff = pSlot & branches.mask;
     hashInto(
-      pool.h8[cslot >>> pool.shift]!.subarray(32 * coff, 32 * (coff + 2 * seg)),
-      branches.h8[pslot >>> branches.shift]!.subarray(32 * poff, 32 * (poff + seg)),
+      pool.h8[cSlot >>> pool.shift]!.subarray(32 * coff, 32 * (coff + 2 * seg)),
+      branches.h8[pSlot >>> branches.shift]!.subarray(32 * poff, 32 * (poff + seg)),
     );
-    i += seg;
+    cSlot += 2 * seg;
+    cLeft -= 2 * seg;
+    pSlot += seg;
+    pLeft -= seg;
+    done += seg;
   }
   if ((n & 1) === 1) {
     // The last child pairs with the zero subtree of its level.
-    const cslot = start + n - 1;
-    const pslot = parentStart + fullPairs;
-    const coff = cslot & pool.mask;
-    pairScratch.set(pool.h8[cslot >>> pool.shift]!.subarray(32 * coff, 32 * coff + 32), 0);
+    if (cLeft === 0) {
+      cr += 2;
+      cSlot = childRuns[cr]!;
+    }
+    if (pLeft === 0) {
+      pr += 2;
+      pSlot = parentRuns[pr]!;
+    }
+    const coff = cSlot & pool.mask;
+    pairScratch.set(pool.h8[cSlot >>> pool.shift]!.subarray(32 * coff, 32 * coff + 32), 0);
     zeroHashInto(level, pairScratch, 32);
-    const poff = pslot & branches.mask;
-    hashInto(pairScratch, branches.h8[pslot >>> branches.shift]!.subarray(32 * poff, 32 * poff + 32));
+    const poff = pSlot & branches.mask;
+    hashInto(pairScratch, branches.h8[pSlot >>> branches.shift]!.subarray(32 * poff, 32 * poff + 32));
   }
 }

@@ -52,14 +52,16 @@ function staging(store: NodeStore, bytes: number): Uint8Array {
 /** Keeps the live entries of `list` (compacted in place), recycling the dead. */
 function liveEntries(store: NodeStore, list: IdList, pool: Pool): number {
   const items = list.items;
-  const flagsPages = pool.flags;
+  const metaPages = pool.meta;
   const shift = pool.shift;
   const mask = pool.mask;
+  const stride = pool.stride;
+  const stAt = pool.stAt;
   let k = 0;
   for (let i = 0; i < list.length; i++) {
     const id = items[i]!;
     const slot = id >>> 4;
-    if ((flagsPages[slot >>> shift]![slot & mask]! & FLAG_FREE) !== 0) store.unlist(id, FLAG_PENDING);
+    if ((metaPages[slot >>> shift]![(slot & mask) * stride + stAt]! & FLAG_FREE) !== 0) store.unlist(id, FLAG_PENDING);
     else items[k++] = id;
   }
   return k;
@@ -72,18 +74,17 @@ function flushLevel(store: NodeStore, list: IdList): void {
   const st8 = staging(store, 64 * n);
   const st = new Int32Array(st8.buffer, 0, 16 * n);
   const pools = store.pools;
-  const leftPages = branches.left;
-  const rightPages = branches.right;
+  const metaPages = branches.meta;
   const shift = branches.shift;
   const mask = branches.mask;
 
   // Gather: children's hashes, pair by pair.
   for (let i = 0, d = 0; i < n; i++) {
     const slot = items[i]! >>> 4;
-    const page = slot >>> shift;
-    const off = slot & mask;
+    const m = metaPages[slot >>> shift]!;
+    const b = (slot & mask) << 2;
     for (let side = 0; side < 2; side++, d += 8) {
-      const child = side === 0 ? leftPages[page]![off]! : rightPages[page]![off]!;
+      const child = m[b + side]!;
       const cp = pools[child & 15]!;
       const cs = child >>> 4;
       const w = cp.h32[cs >>> cp.shift]!;
@@ -103,8 +104,6 @@ function flushLevel(store: NodeStore, list: IdList): void {
 
   // Scatter: digests into the branches' hash pages; the nodes are now hashed.
   const hashPages = branches.h32;
-  const dhPages = branches.dh;
-  const flagPages = branches.flags;
   for (let i = 0, s = 0; i < n; i++, s += 8) {
     const slot = items[i]! >>> 4;
     const page = slot >>> shift;
@@ -119,9 +118,9 @@ function flushLevel(store: NodeStore, list: IdList): void {
     w[o + 5] = st[s + 5]!;
     w[o + 6] = st[s + 6]!;
     w[o + 7] = st[s + 7]!;
-    dhPages[page]![off] = 0;
-    const flags = flagPages[page]!;
-    flags[off] = flags[off]! & ~FLAG_PENDING;
+    // Dirty height back to 0 and off the pending list.
+    const m = metaPages[page]!;
+    m[(off << 2) + 3] = m[(off << 2) + 3]! & 0xff & ~FLAG_PENDING;
   }
   list.clear();
   list.shrink(1024);
@@ -152,13 +151,10 @@ function flushWide(store: NodeStore, list: IdList, depth: number): void {
 
   for (let i = 0, s = 0; i < n; i++, s += 8) {
     const slot = items[i]! >>> 4;
-    const page = slot >>> shift;
-    const off = slot & mask;
-    const w = pool.h32[page]!;
-    const o = off << 3;
+    const w = pool.h32[slot >>> shift]!;
+    const o = (slot & mask) << 3;
     for (let j = 0; j < 8; j++) w[o + j] = st[s + j]!;
-    const flags = pool.flags[page]!;
-    flags[off] = flags[off]! & ~FLAG_PENDING;
+    pool.setState(slot, pool.state(slot) & ~FLAG_PENDING);
   }
   list.clear();
   list.shrink(1024);

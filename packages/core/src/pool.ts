@@ -1,38 +1,53 @@
 /**
- * Paged struct-of-arrays storage for the nodes of one kind.
+ * Paged storage for the nodes of one kind, with slot reuse.
  *
- * A node is a slot number; its fields live at the same offset in parallel
- * typed-array pages: a 32-byte hash (one `Uint8Array` page the hasher reads
- * and writes directly, with an `Int32Array` view for word copies), a
- * reference count, a flag byte, and — per kind — two child links and a dirty
- * height (branches) or a block of chunks (wide leaves). Pages are allocated
- * as the pool grows and never copied, so growth costs one page, not a copy of
- * the store.
+ * A node is a slot number; its fields live at the same slot in two kinds of
+ * typed-array pages:
+ * - a hash page (`Uint8Array`, 32 bytes per slot, with an `Int32Array` view
+ *   for word copies) that the hasher reads and writes directly, so that
+ *   siblings allocated side by side can be hashed without a copy;
+ * - a meta page (`Int32Array`) with `stride` words per slot: for branches
+ *   [left, right, rc, state], for every other kind [rc, state], where state
+ *   = flags | dirtyHeight << 8. One node's links, count and flags share a
+ *   16-byte (or 8-byte) row, so a write that touches a node touches one
+ *   cache line of meta plus its hash.
+ * Wide leaves add a data page holding each record's chunks back to back.
  *
- * Bytes per node: branch 32 + 4 + 4 + 4 + 1 + 1 = 46; leaf and opaque
- * 32 + 4 + 1 = 37; wide leaf of c chunks 32c + 32 + 4 + 1.
+ * Bytes per node: branch 32 + 16 = 48; leaf and opaque 32 + 8 = 40; wide
+ * leaf of c chunks 32c + 40.
  *
- * Invariant: a slot is on the free list only when its FREE flag is set and
- * neither PENDING (listed for hashing) nor NURSERY (listed as floating) is,
- * so no list can ever hold an id whose slot has been handed out again.
+ * Reuse: a slot is recyclable when its state is exactly FLAG_FREE (free and
+ * listed nowhere else). Recyclable slots sit on a LIFO stack that may hold
+ * stale entries (a slot handed out by `allocRuns` or listed twice); `alloc`
+ * validates every popped entry, so a slot is never handed out twice, and the
+ * stack is compacted when stale entries pile up. Per-page counts of
+ * recyclable slots let `allocRuns` find whole free pages, and long free
+ * stretches of half-free pages, for bulk builds.
+ *
+ * Invariant: every recyclable slot has at least one entry on the stack, and
+ * `freeInPage[p]` counts the recyclable slots of page p.
  * @module
  */
 import { CoreError } from './errors.js';
 import { IdList } from './idList.js';
 import { MAX_SLOTS } from './ids.js';
 
-/** The slot holds no live node (it waits on a list or on the free list). */
+/** The slot holds no live node (it waits on a list or on the free stack). */
 export const FLAG_FREE = 1;
 /** The slot is listed in the nursery (created floating, not yet swept). */
 export const FLAG_NURSERY = 2;
 /** The slot is listed for hashing (an unhashed branch or wide leaf). */
 export const FLAG_PENDING = 4;
+/** Shortest stretch of a partly free page that a bulk build takes. */
+const MIN_RUN = 64;
+/** Scratch mark used while compacting the free stack. */
+const FLAG_SEEN = 8;
 
 export interface PoolOptions {
   readonly kind: number;
   /** log2 of the slots per page. */
   readonly pageShift: number;
-  /** Branches: child links and a dirty height. */
+  /** Branches: child links. */
   readonly links?: boolean;
   /** Wide leaves: chunks per node. */
   readonly chunks?: number;
@@ -43,24 +58,26 @@ export class Pool {
   readonly shift: number;
   readonly mask: number;
   readonly pageSize: number;
-  readonly links: boolean;
   readonly chunks: number;
+  /** Meta words per slot: 4 for branches, 2 otherwise. */
+  readonly stride: number;
+  /** Offset of rc and of state within a slot's meta row. */
+  readonly rcAt: number;
+  readonly stAt: number;
 
   readonly h8: Uint8Array[] = [];
   readonly h32: Int32Array[] = [];
-  readonly rc: Int32Array[] = [];
-  readonly flags: Uint8Array[] = [];
-  readonly left: Int32Array[] = [];
-  readonly right: Int32Array[] = [];
-  /** Dirty height: 0 once hashed, else 1 + the children's maximum. */
-  readonly dh: Uint8Array[] = [];
+  readonly meta: Int32Array[] = [];
   readonly d8: Uint8Array[] = [];
   readonly d32: Int32Array[] = [];
+  readonly freeInPage: number[] = [];
 
   /** Slots [0, top) have been handed out at least once. */
   top = 0;
   /** Slots currently holding a live node. */
   live = 0;
+  /** Slots currently recyclable. */
+  recyclable = 0;
   readonly free = new IdList();
 
   constructor(options: PoolOptions) {
@@ -68,37 +85,152 @@ export class Pool {
     this.shift = options.pageShift;
     this.pageSize = 1 << options.pageShift;
     this.mask = this.pageSize - 1;
-    this.links = options.links ?? false;
+    this.stride = options.links === true ? 4 : 2;
+    this.rcAt = this.stride - 2;
+    this.stAt = this.stride - 1;
     this.chunks = options.chunks ?? 0;
   }
 
-  /** A slot for a new node: a recycled one if any, else the next fresh one. */
+  // ------------------------------------------------------- field access
+
+  rc(slot: number): number {
+    return this.meta[slot >>> this.shift]![(slot & this.mask) * this.stride + this.rcAt]!;
+  }
+
+  setRc(slot: number, value: number): void {
+    this.meta[slot >>> this.shift]![(slot & this.mask) * this.stride + this.rcAt] = value;
+  }
+
+  state(slot: number): number {
+    return this.meta[slot >>> this.shift]![(slot & this.mask) * this.stride + this.stAt]!;
+  }
+
+  setState(slot: number, value: number): void {
+    this.meta[slot >>> this.shift]![(slot & this.mask) * this.stride + this.stAt] = value;
+  }
+
+  // ---------------------------------------------------------- allocation
+
+  /** A slot for a new node (its meta row is the caller's to initialise). */
   alloc(): number {
     this.live++;
-    if (this.free.length > 0) return this.free.pop();
+    const free = this.free;
+    while (free.length > 0) {
+      const slot = free.pop();
+      const page = slot >>> this.shift;
+      if (this.meta[page]![(slot & this.mask) * this.stride + this.stAt] === FLAG_FREE) {
+        this.freeInPage[page]!--;
+        this.recyclable--;
+        return slot;
+      }
+      // A stale entry: the slot was handed out in bulk or listed twice.
+    }
     const slot = this.top;
     this.reserve(slot + 1);
     this.top = slot + 1;
     return slot;
   }
 
+  /** Makes a free slot (state exactly FLAG_FREE) available again. */
+  recycle(slot: number): void {
+    this.free.push(slot);
+    this.freeInPage[slot >>> this.shift]!++;
+    this.recyclable++;
+    if (this.free.length > 2 * this.recyclable + 4096) this.compactFree();
+  }
+
   /**
-   * `count` fresh contiguous slots starting at an even slot, so that
-   * siblings allocated pairwise never straddle a page boundary (pages hold
-   * an even number of slots). A skipped odd slot goes to the free list.
+   * `count` slots as runs [start, length, start, length, …], each inside one
+   * page, starting at an even slot, and of even length except the last, so
+   * that siblings allocated pairwise share a run. Whole free pages are used
+   * first, then fresh slots. The caller initialises every slot's state.
    */
-  allocRange(count: number): number {
-    let start = this.top;
-    if ((start & 1) === 1) {
-      this.reserve(start + 1);
-      this.flags[start >>> this.shift]![start & this.mask] = FLAG_FREE;
-      this.free.push(start);
-      start++;
+  allocRuns(count: number): number[] {
+    const runs: number[] = [];
+    let left = count;
+    // Free stretches of pages that are at least half free: whole pages, or
+    // runs of at least MIN_RUN slots, so a run is worth one hashInto call.
+    for (let p = 0; p < this.freeInPage.length && left > 0; p++) {
+      const free = this.freeInPage[p]!;
+      if (free === this.pageSize) {
+        const len = Math.min(left, this.pageSize);
+        this.take(p, 0, len, runs);
+        left -= len;
+      } else if (free >= this.pageSize >>> 1 && left >= MIN_RUN) {
+        left -= this.takeStretches(p, left, runs);
+      }
     }
-    this.reserve(start + count);
-    this.top = start + count;
+    if (left > 0) {
+      let start = this.top;
+      if ((start & 1) === 1) {
+        this.reserve(start + 1);
+        this.setState(start, FLAG_FREE);
+        this.top = start + 1;
+        this.recycle(start);
+        start++;
+      }
+      this.reserve(start + left);
+      this.top = start + left;
+      while (left > 0) {
+        const len = Math.min(left, this.pageSize - (start & this.mask));
+        runs.push(start, len);
+        start += len;
+        left -= len;
+      }
+    }
     this.live += count;
-    return start;
+    return runs;
+  }
+
+  /** Hands out recyclable slots [off, off+len) of page p as one run. */
+  private take(p: number, off: number, len: number, runs: number[]): void {
+    runs.push((p << this.shift) + off, len);
+    this.freeInPage[p]! -= len;
+    this.recyclable -= len;
+    // Their stack entries go stale: the state is no longer exactly FLAG_FREE.
+    this.meta[p]!.fill(0, off * this.stride, (off + len) * this.stride);
+  }
+
+  /** Takes even-aligned stretches of at least MIN_RUN recyclable slots from page p. */
+  private takeStretches(p: number, want: number, runs: number[]): number {
+    const m = this.meta[p]!;
+    const stride = this.stride;
+    const stAt = this.stAt;
+    const end = Math.min(this.pageSize, this.top - (p << this.shift));
+    let got = 0;
+    for (let off = 0; off < end && got < want; ) {
+      if (m[off * stride + stAt] !== FLAG_FREE) {
+        off += 1;
+        continue;
+      }
+      let len = 1;
+      while (off + len < end && m[(off + len) * stride + stAt] === FLAG_FREE) len++;
+      const start = off + (off & 1);
+      let usable = Math.min(len - (off & 1), want - got);
+      if (usable < want - got) usable &= ~1;
+      if (usable >= MIN_RUN || (usable > 0 && usable === want - got)) {
+        this.take(p, start, usable, runs);
+        got += usable;
+      }
+      off += len;
+    }
+    return got;
+  }
+
+  /** Drops stale and duplicate entries from the free stack. */
+  private compactFree(): void {
+    const items = this.free.items;
+    let k = 0;
+    for (let i = 0; i < this.free.length; i++) {
+      const slot = items[i]!;
+      if (this.state(slot) === FLAG_FREE) {
+        this.setState(slot, FLAG_FREE | FLAG_SEEN);
+        items[k++] = slot;
+      }
+    }
+    for (let i = 0; i < k; i++) this.setState(items[i]!, FLAG_FREE);
+    this.free.length = k;
+    this.free.shrink();
   }
 
   /** Makes sure pages exist for slots [0, end). */
@@ -112,13 +244,8 @@ export class Pool {
     const hashes = new Uint8Array(32 * n);
     this.h8.push(hashes);
     this.h32.push(new Int32Array(hashes.buffer));
-    this.rc.push(new Int32Array(n));
-    this.flags.push(new Uint8Array(n));
-    if (this.links) {
-      this.left.push(new Int32Array(n));
-      this.right.push(new Int32Array(n));
-      this.dh.push(new Uint8Array(n));
-    }
+    this.meta.push(new Int32Array(n * this.stride));
+    this.freeInPage.push(0);
     if (this.chunks > 0) {
       const data = new Uint8Array(32 * this.chunks * n);
       this.d8.push(data);
@@ -126,9 +253,9 @@ export class Pool {
     }
   }
 
-  /** Bytes held by this pool's pages and free list. */
+  /** Bytes held by this pool's pages and free stack. */
   byteLength(): number {
-    const perSlot = 32 + 4 + 1 + (this.links ? 9 : 0) + 32 * this.chunks;
+    const perSlot = 32 + 4 * this.stride + 32 * this.chunks;
     return this.h8.length * this.pageSize * perSlot + this.free.byteLength;
   }
 }

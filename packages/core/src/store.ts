@@ -102,8 +102,8 @@ export class StoreCore {
     for (let h = 0; h <= MAX_DIRTY_HEIGHT; h++) this.pendingByHeight.push(new IdList(h === 0 ? 1 : 16));
     for (let d = 0; d <= MAX_WIDE_DEPTH; d++) this.widePending.push(new IdList(d === 0 ? 1 : 16));
     // Zero subtrees: slots 0..64 of the zero pool, pre-hashed, never freed.
-    const first = this.zeros.allocRange(MAX_ZERO_DEPTH + 1);
-    for (let d = 0; d <= MAX_ZERO_DEPTH; d++) zeroHashInto(d, this.zeros.h8[0]!, 32 * (first + d));
+    this.zeros.allocRuns(MAX_ZERO_DEPTH + 1);
+    for (let d = 0; d <= MAX_ZERO_DEPTH; d++) zeroHashInto(d, this.zeros.h8[0]!, 32 * d);
   }
 
   // ---------------------------------------------------------------- checks
@@ -115,7 +115,7 @@ export class StoreCore {
     const slot = id >>> 4;
     if (kind >= KIND_COUNT) throw new CoreError('BAD_NODE', `node ${id}: unknown kind ${kind}`);
     const pool = this.pools[kind]!;
-    if (slot >= pool.top || (pool.flags[slot >>> pool.shift]![slot & pool.mask]! & FLAG_FREE) !== 0) {
+    if (slot >= pool.top || (pool.state(slot) & FLAG_FREE) !== 0) {
       throw new CoreError('BAD_NODE', `node ${id} is not live in this store`);
     }
   }
@@ -131,8 +131,9 @@ export class StoreCore {
     const h = pool.h8[page]!;
     const o = off << 5;
     for (let i = 0; i < 32; i++) h[o + i] = chunk[offset + i]!;
-    pool.rc[page]![off] = 0;
-    pool.flags[page]![off] = 0;
+    const m = pool.meta[page]!;
+    m[off << 1] = 0;
+    m[(off << 1) + 1] = 0;
     return (slot << 4) | KIND_LEAF;
   }
 
@@ -140,11 +141,10 @@ export class StoreCore {
   newOpaque(hash: Uint8Array, offset: number): NodeId {
     const pool = this.opaques;
     const slot = pool.alloc();
-    const page = slot >>> pool.shift;
     const off = slot & pool.mask;
-    pool.h8[page]!.set(hash.subarray(offset, offset + 32), off << 5);
-    pool.rc[page]![off] = 0;
-    pool.flags[page]![off] = 0;
+    pool.h8[slot >>> pool.shift]!.set(hash.subarray(offset, offset + 32), off << 5);
+    pool.setRc(slot, 0);
+    pool.setState(slot, 0);
     return (slot << 4) | KIND_OPAQUE;
   }
 
@@ -154,33 +154,39 @@ export class StoreCore {
    */
   newBranch(left: NodeId, right: NodeId): NodeId {
     const pool = this.branches;
-    const slot = pool.alloc();
-    const page = slot >>> PAGE_SHIFT;
-    const off = slot & pool.mask;
-    pool.left[page]![off] = left;
-    pool.right[page]![off] = right;
-    pool.rc[page]![off] = 0;
+    const metaPages = pool.meta;
+    const mask = pool.mask;
     let dh = 0;
-    if ((left & 15) !== KIND_ZERO) {
-      this.retainUnchecked(left);
-      if ((left & 15) === KIND_BRANCH) dh = pool.dh[left >>> 4 >>> PAGE_SHIFT]![(left >>> 4) & pool.mask]!;
-    }
-    if ((right & 15) !== KIND_ZERO) {
-      this.retainUnchecked(right);
-      if ((right & 15) === KIND_BRANCH) {
-        const r = pool.dh[right >>> 4 >>> PAGE_SHIFT]![(right >>> 4) & pool.mask]!;
-        if (r > dh) dh = r;
-      }
-    }
-    const id = (slot << 4) | KIND_BRANCH;
+    // Children first: their rows are read anyway (count, dirty height).
+    if ((left & 15) === KIND_BRANCH) {
+      const s = left >>> 4;
+      const lm = metaPages[s >>> PAGE_SHIFT]!;
+      const lb = (s & mask) << 2;
+      lm[lb + 2]!++;
+      dh = lm[lb + 3]! >>> 8;
+    } else if ((left & 15) !== KIND_ZERO) this.retainUnchecked(left);
+    if ((right & 15) === KIND_BRANCH) {
+      const s = right >>> 4;
+      const rm = metaPages[s >>> PAGE_SHIFT]!;
+      const rb = (s & mask) << 2;
+      rm[rb + 2]!++;
+      const r = rm[rb + 3]! >>> 8;
+      if (r > dh) dh = r;
+    } else if ((right & 15) !== KIND_ZERO) this.retainUnchecked(right);
     if (dh === MAX_DIRTY_HEIGHT) {
-      // A chain of 255 unhashed levels: hash it now rather than widen the byte.
+      // A chain of 255 unhashed levels: hash it now rather than widen the field.
       this.flush();
       dh = 0;
     }
     dh++;
-    pool.dh[page]![off] = dh;
-    pool.flags[page]![off] = FLAG_PENDING;
+    const slot = pool.alloc();
+    const m = metaPages[slot >>> PAGE_SHIFT]!;
+    const b = (slot & mask) << 2;
+    m[b] = left;
+    m[b + 1] = right;
+    m[b + 2] = 0;
+    m[b + 3] = FLAG_PENDING | (dh << 8);
+    const id = (slot << 4) | KIND_BRANCH;
     this.pendingByHeight[dh]!.push(id);
     this.pendingEntries++;
     if (dh > this.maxPendingHeight) this.maxPendingHeight = dh;
@@ -196,8 +202,8 @@ export class StoreCore {
     const off = slot & pool.mask;
     const bytes = 32 << depth;
     pool.d8[page]!.set(data.subarray(offset, offset + bytes), off * bytes);
-    pool.rc[page]![off] = 0;
-    pool.flags[page]![off] = FLAG_PENDING;
+    pool.setRc(slot, 0);
+    pool.setState(slot, FLAG_PENDING);
     const id = (slot << 4) | kind;
     this.widePending[depth]!.push(id);
     this.pendingEntries++;
@@ -208,20 +214,18 @@ export class StoreCore {
 
   /** Left child of a branch or of a zero subtree of depth > 0. */
   leftOf(id: NodeId): NodeId {
-    const kind = id & 15;
-    if (kind === KIND_BRANCH) {
+    if ((id & 15) === KIND_BRANCH) {
       const slot = id >>> 4;
-      return this.branches.left[slot >>> PAGE_SHIFT]![slot & this.branches.mask]!;
+      return this.branches.meta[slot >>> PAGE_SHIFT]![(slot & this.branches.mask) << 2]!;
     }
     return this.zeroChild(id);
   }
 
   /** Right child of a branch or of a zero subtree of depth > 0. */
   rightOf(id: NodeId): NodeId {
-    const kind = id & 15;
-    if (kind === KIND_BRANCH) {
+    if ((id & 15) === KIND_BRANCH) {
       const slot = id >>> 4;
-      return this.branches.right[slot >>> PAGE_SHIFT]![slot & this.branches.mask]!;
+      return this.branches.meta[slot >>> PAGE_SHIFT]![((slot & this.branches.mask) << 2) + 1]!;
     }
     return this.zeroChild(id);
   }
@@ -257,9 +261,7 @@ export class StoreCore {
   }
 
   refCount(id: NodeId): number {
-    const pool = this.pools[id & 15]!;
-    const slot = id >>> 4;
-    return pool.rc[slot >>> pool.shift]![slot & pool.mask]!;
+    return this.pools[id & 15]!.rc(id >>> 4);
   }
 
   // --------------------------------------------------------------- hashing
@@ -280,7 +282,7 @@ export class StoreCore {
   retainUnchecked(id: NodeId): void {
     const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
-    pool.rc[slot >>> pool.shift]![slot & pool.mask]!++;
+    pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]!++;
   }
 
   /** Removes a holder; frees the node (and, iteratively, what only it held) at zero. */
@@ -289,10 +291,10 @@ export class StoreCore {
     if ((id & 15) === KIND_ZERO) return;
     const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
-    const rc = pool.rc[slot >>> pool.shift]!;
-    const off = slot & pool.mask;
-    if (rc[off]! <= 0) throw new CoreError('BAD_NODE', `node ${id} released more often than retained`);
-    if (--rc[off]! === 0) this.freeCascade(id);
+    const m = pool.meta[slot >>> pool.shift]!;
+    const at = (slot & pool.mask) * pool.stride + pool.rcAt;
+    if (m[at]! <= 0) throw new CoreError('BAD_NODE', `node ${id} released more often than retained`);
+    if (--m[at]! === 0) this.freeCascade(id);
   }
 
   /**
@@ -303,11 +305,9 @@ export class StoreCore {
     if ((id & 15) === KIND_ZERO) return id;
     const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
-    const page = slot >>> pool.shift;
-    const off = slot & pool.mask;
-    const flags = pool.flags[page]!;
-    if (pool.rc[page]![off] === 0 && (flags[off]! & (FLAG_NURSERY | FLAG_FREE)) === 0) {
-      flags[off] = flags[off]! | FLAG_NURSERY;
+    const st = pool.state(slot);
+    if (pool.rc(slot) === 0 && (st & (FLAG_NURSERY | FLAG_FREE)) === 0) {
+      pool.setState(slot, st | FLAG_NURSERY);
       this.nursery.push(id);
       if (this.nursery.length >= NURSERY_SWEEP_THRESHOLD) this.scheduleSweep();
     }
@@ -319,33 +319,33 @@ export class StoreCore {
     if ((id & 15) === KIND_ZERO) return;
     const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
-    const page = slot >>> pool.shift;
-    const off = slot & pool.mask;
-    if (pool.rc[page]![off] === 0 && (pool.flags[page]![off]! & FLAG_FREE) === 0) this.freeCascade(id);
+    if (pool.rc(slot) === 0 && (pool.state(slot) & FLAG_FREE) === 0) this.freeCascade(id);
   }
 
   /** Frees `id` (whose count is zero) and every node only it held. */
   private freeCascade(id: NodeId): void {
     const stack = this.freeStack;
-    const branches = this.branches;
     stack.push(id);
     while (stack.length > 0) {
       const x = stack.pop();
       const kind = x & 15;
       const pool = this.pools[kind]!;
       const slot = x >>> 4;
-      const page = slot >>> pool.shift;
-      const off = slot & pool.mask;
+      const m = pool.meta[slot >>> pool.shift]!;
+      const base = (slot & pool.mask) * pool.stride;
       if (kind === KIND_BRANCH) {
-        this.releaseChild(branches.left[page]![off]!, stack);
-        this.releaseChild(branches.right[page]![off]!, stack);
+        this.releaseChild(m[base]!, stack);
+        this.releaseChild(m[base + 1]!, stack);
       }
-      const flags = pool.flags[page]!;
-      const f = flags[off]! | FLAG_FREE;
-      flags[off] = f;
+      const st = m[base + pool.stAt]! | FLAG_FREE;
       pool.live--;
-      if ((f & FLAG_PENDING) !== 0) this.deadPending++;
-      if ((f & (FLAG_PENDING | FLAG_NURSERY)) === 0) pool.free.push(slot);
+      if ((st & FLAG_PENDING) !== 0) this.deadPending++;
+      if ((st & (FLAG_PENDING | FLAG_NURSERY)) === 0) {
+        m[base + pool.stAt] = FLAG_FREE;
+        pool.recycle(slot);
+      } else {
+        m[base + pool.stAt] = st;
+      }
     }
     if (this.deadPending > DEAD_PENDING_THRESHOLD && this.deadPending * 2 > this.pendingEntries) this.compactPending();
   }
@@ -354,19 +354,22 @@ export class StoreCore {
     if ((child & 15) === KIND_ZERO) return;
     const pool = this.pools[child & 15]!;
     const slot = child >>> 4;
-    const rc = pool.rc[slot >>> pool.shift]!;
-    if (--rc[slot & pool.mask]! === 0) stack.push(child);
+    const m = pool.meta[slot >>> pool.shift]!;
+    const at = (slot & pool.mask) * pool.stride + pool.rcAt;
+    if (--m[at]! === 0) stack.push(child);
   }
 
-  /** Recycles a slot that a list has just let go of, if it is free. */
+  /** Takes a node off a list (`flag`); recycles its slot if it is free and listed nowhere else. */
   unlist(id: NodeId, flag: number): void {
     const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
-    const flags = pool.flags[slot >>> pool.shift]!;
-    const off = slot & pool.mask;
-    const f = flags[off]! & ~flag;
-    flags[off] = f;
-    if ((f & FLAG_FREE) !== 0 && (f & (FLAG_PENDING | FLAG_NURSERY)) === 0) pool.free.push(slot);
+    const st = pool.state(slot) & ~flag;
+    if ((st & FLAG_FREE) !== 0 && (st & (FLAG_PENDING | FLAG_NURSERY)) === 0) {
+      pool.setState(slot, FLAG_FREE);
+      pool.recycle(slot);
+    } else {
+      pool.setState(slot, st);
+    }
   }
 
   /** Drops dead entries from the pending lists so their slots can be reused without a flush. */
@@ -375,9 +378,7 @@ export class StoreCore {
       let k = 0;
       for (let i = 0; i < list.length; i++) {
         const id = list.items[i]!;
-        const pool = this.pools[id & 15]!;
-        const slot = id >>> 4;
-        if ((pool.flags[slot >>> pool.shift]![slot & pool.mask]! & FLAG_FREE) !== 0) this.unlist(id, FLAG_PENDING);
+        if ((this.pools[id & 15]!.state(id >>> 4) & FLAG_FREE) !== 0) this.unlist(id, FLAG_PENDING);
         else list.items[k++] = id;
       }
       this.pendingEntries -= list.length - k;
@@ -399,15 +400,12 @@ export class StoreCore {
       const id = list.items[i]!;
       const pool = this.pools[id & 15]!;
       const slot = id >>> 4;
-      const page = slot >>> pool.shift;
-      const off = slot & pool.mask;
-      const flags = pool.flags[page]!;
-      const f = flags[off]!;
-      if ((f & FLAG_FREE) !== 0) {
+      const st = pool.state(slot);
+      if ((st & FLAG_FREE) !== 0) {
         this.unlist(id, FLAG_NURSERY);
       } else {
-        flags[off] = f & ~FLAG_NURSERY;
-        if (pool.rc[page]![off] === 0) this.freeCascade(id);
+        pool.setState(slot, st & ~FLAG_NURSERY);
+        if (pool.rc(slot) === 0) this.freeCascade(id);
       }
     }
     list.clear();

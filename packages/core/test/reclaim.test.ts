@@ -189,4 +189,40 @@ describe('reclamation', () => {
     // Each write frees the old path, which the next write reuses.
     expect(store.branches.top).toBeLessThanOrEqual(top + 20);
   });
+
+  it('bulk builds reuse whole free pages, mixed with single-node reuse', () => {
+    const store = new NodeStore();
+    const depth = 16;
+    let x = 7;
+    const rand = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+    const chunksFor = (round: number): Uint8Array => {
+      const c = new Uint8Array(32 << depth);
+      for (let i = 0; i < c.length; i += 32) c.set(chunkOf(((i >>> 5) + round * 977) % 65535 + 1), i);
+      return c;
+    };
+    let pagesAfterFirst = 0;
+    let kept: { tree: Tree; model: Uint8Array } | undefined;
+    for (let round = 0; round < 8; round++) {
+      const model = chunksFor(round);
+      const tree = Tree.fromChunks(model, depth, store);
+      // Single writes in between take slots one by one from the free stack.
+      for (let k = 0; k < 300; k++) {
+        const i = rand() % 2 ** depth;
+        const c = chunkOf((rand() % 60000) + 1);
+        tree.setChunk(2 ** depth + i, c);
+        model.set(c, 32 * i);
+      }
+      expect(hex(tree.root)).toBe(modelRoot(model, depth));
+      if (kept !== undefined) {
+        expect(hex(kept.tree.root)).toBe(modelRoot(kept.model, depth));
+        kept.tree.dispose();
+      }
+      kept = { tree, model };
+      store.collect();
+      if (round === 1) pagesAfterFirst = store.branches.h8.length + store.leaves.h8.length;
+    }
+    // Two trees alive at most: the pools stop growing after the second round.
+    expect(store.branches.h8.length + store.leaves.h8.length).toBeLessThanOrEqual(pagesAfterFirst + 2);
+    for (let i = 0; i < 2 ** depth; i += 997) expect(hex(kept!.tree.getChunk(2 ** depth + i))).toBe(hex(kept!.model.subarray(32 * i, 32 * i + 32)));
+  });
 });

@@ -21,6 +21,18 @@ for (const dir of ['hasher', 'core', 'types']) {
       const hex = Buffer.from(h.digest64(new Uint8Array(64))).toString('hex');
       assert.equal(hex, 'f5a5fd42d16a20302798ef6ed309979b43003d2320d9f0e8ea9831a92759fb4b');
       assert.ok(h.listHashers().some((x) => x.name === 'wasm' && x.available), 'the wasm backend loads from the build');
+      // The worker pool starts its thread from the built hashWorker entry.
+      h.configureThreads(1);
+      const n = 1 << 15;
+      const input = new Uint8Array(64 * n).map((_, i) => i * 7);
+      const pooled = new Uint8Array(32 * n);
+      h.hashInto(input, pooled);
+      assert.equal(h.poolStats().jobsDone > 0, true, 'a worker hashed a share');
+      assert.equal(h.poolStats().jobsRecovered, 0, 'no share was recovered on the main thread');
+      h.configureThreads(0);
+      const single = new Uint8Array(32 * n);
+      h.hashInto(input, single);
+      assert.deepEqual(pooled, single, 'pooled and single-threaded layers are identical');
     }
   }
   console.log(`smoke: ${manifest.name} ok (${Object.keys(esm).length} exports, ESM + CJS)`);

@@ -9,6 +9,7 @@
  * @module
  */
 import { HasherError } from './errors.js';
+import { parallelHashInto, parallelHashIntoAsync } from './parallel/pool.js';
 import { activeBackend } from './registry.js';
 
 /** SHA-256 of exactly 64 bytes. */
@@ -50,14 +51,34 @@ export function hashPairInto(left: Uint8Array, right: Uint8Array, output: Uint8A
  * front half of `input`'s own memory (a fold from one tree level to the next).
  */
 export function hashInto(input: Uint8Array, output: Uint8Array): void {
+  checkLayer(input, output);
+  if (input.length === 0) return;
+  const backend = activeBackend();
+  const source = overlapsAhead(input, output) ? input.slice() : input;
+  // Large layers are shared with the worker pool (when it is on).
+  if (!parallelHashInto(backend, source, output)) backend.hashInto(source, output);
+}
+
+/**
+ * `hashInto` for callers that must not block while worker threads hash their
+ * shares (a browser main thread, a busy server): the main thread hashes its
+ * own share, then awaits the workers. Same results, same contract.
+ */
+export async function hashIntoAsync(input: Uint8Array, output: Uint8Array): Promise<void> {
+  checkLayer(input, output);
+  if (input.length === 0) return;
+  const backend = activeBackend();
+  const source = overlapsAhead(input, output) ? input.slice() : input;
+  if (!(await parallelHashIntoAsync(backend, source, output))) backend.hashInto(source, output);
+}
+
+function checkLayer(input: Uint8Array, output: Uint8Array): void {
   if (input.length % 64 !== 0) {
     throw new HasherError('INPUT_LENGTH', `hashInto: input length ${input.length} is not a multiple of 64`);
   }
   if (output.length * 2 !== input.length) {
     throw new HasherError('OUTPUT_LENGTH', `hashInto: output length ${output.length} must be half of input length ${input.length}`);
   }
-  if (input.length === 0) return;
-  activeBackend().hashInto(overlapsAhead(input, output) ? input.slice() : input, output);
 }
 
 /** True when writing `output` front to back could clobber input not yet read. */

@@ -11,6 +11,8 @@
  */
 import { HasherError } from './errors.js';
 import { hashInto, hashPairInto } from './hash.js';
+import { parallelFoldBlocks } from './parallel/pool.js';
+import { activeBackend } from './registry.js';
 import { MAX_DEPTH, zeroHashInto } from './zeroHashes.js';
 
 const TWO_POW_64 = 1n << 64n;
@@ -117,12 +119,19 @@ export function merkleize(chunks: Uint8Array, limit?: number | bigint): Uint8Arr
   // Large inputs: each block of 2^BLOCK_HEIGHT chunks to its root, then the
   // block roots (a buffer we own, folded in place) up to the limit's depth.
   const blocks = Math.ceil(count / BLOCK_CHUNKS);
+  const fullBlocks = Math.floor(count / BLOCK_CHUNKS);
   const blockRoots = new Uint8Array(32 * blocks);
-  for (let b = 0; b < blocks; b++) {
-    const first = b * BLOCK_CHUNKS;
-    const n = Math.min(BLOCK_CHUNKS, count - first);
-    foldSubtree(chunks.subarray(32 * first, 32 * (first + n)), n, 0, BLOCK_HEIGHT, blockScratch, blockRoots, 32 * b);
-  }
+  const foldBlocks = (firstBlock: number, blockCount: number): void => {
+    for (let b = firstBlock; b < firstBlock + blockCount; b++) {
+      const first = b * BLOCK_CHUNKS;
+      const n = Math.min(BLOCK_CHUNKS, count - first);
+      foldSubtree(chunks.subarray(32 * first, 32 * (first + n)), n, 0, BLOCK_HEIGHT, blockScratch, blockRoots, 32 * b);
+    }
+  };
+  // Whole blocks are independent subtrees: the worker pool (when on) folds
+  // some of them while this thread folds the rest.
+  if (!parallelFoldBlocks(activeBackend(), chunks, fullBlocks, BLOCK_HEIGHT, blockRoots, foldBlocks)) foldBlocks(0, fullBlocks);
+  foldBlocks(fullBlocks, blocks - fullBlocks);
   foldSubtree(blockRoots, blocks, BLOCK_HEIGHT, depth - BLOCK_HEIGHT, blockRoots, root, 0);
   return root;
 }

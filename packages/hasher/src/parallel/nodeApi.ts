@@ -1,0 +1,41 @@
+/**
+ * The few Node.js APIs the pool needs, reached through
+ * `process.getBuiltinModule` so nothing Node-specific is imported statically
+ * and the package still loads in browsers (where the pool is simply off).
+ * @module
+ */
+
+export interface NodeWorker {
+  postMessage(message: unknown): void;
+  terminate(): Promise<number>;
+  unref(): void;
+  on(event: 'error' | 'exit', listener: () => void): void;
+}
+
+export interface NodeWorkerThreads {
+  readonly Worker: new (entry: string | URL, options: { eval?: boolean; workerData: unknown }) => NodeWorker;
+  readonly isMainThread: boolean;
+}
+
+function builtin<T>(id: string): T | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    return proc?.getBuiltinModule?.(id) as T | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `node:worker_threads` on the main thread of a Node process with SharedArrayBuffer; otherwise undefined. */
+export function nodeWorkerThreads(): NodeWorkerThreads | undefined {
+  if (typeof SharedArrayBuffer === 'undefined') return undefined;
+  const threads = builtin<NodeWorkerThreads>('worker_threads');
+  // Workers do not start workers of their own.
+  return threads?.isMainThread === true ? threads : undefined;
+}
+
+/** `os.availableParallelism()`, or 1 where it cannot be known. */
+export function availableCores(): number {
+  const os = builtin<{ availableParallelism?: () => number; cpus(): unknown[] }>('os');
+  return os?.availableParallelism?.() ?? os?.cpus().length ?? 1;
+}

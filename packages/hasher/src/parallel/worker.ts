@@ -1,0 +1,97 @@
+/**
+ * A hashing worker thread: loads the same backend as the main thread, then
+ * sleeps on its control slot and runs the jobs it is given (see
+ * `protocol.ts`). It never touches memory other than its own staging buffers.
+ * @module
+ */
+import type { HasherBackend, HasherName } from '../backend.js';
+import { createHashtreeBackend } from '../backends/hashtree.js';
+import { createJsBackend } from '../backends/js.js';
+import { createNobleBackend } from '../backends/noble.js';
+import { createWasmBackend } from '../backends/wasm.js';
+import {
+  COUNT,
+  CRASH_ON_NEXT_JOB,
+  DONE,
+  FOLD,
+  HEIGHT,
+  KIND,
+  LAYER,
+  READY,
+  RUNNING,
+  SHUTDOWN,
+  SLOT_INTS,
+  STAGING_GEN,
+  STATE,
+  type StagingMessage,
+  type WorkerInit,
+} from './protocol.js';
+
+interface WorkerThreadsApi {
+  readonly workerData: WorkerInit;
+  readonly parentPort: object;
+  receiveMessageOnPort(port: object): { message: StagingMessage } | undefined;
+}
+
+const FACTORIES: Record<HasherName, () => HasherBackend> = {
+  hashtree: createHashtreeBackend,
+  wasm: () => createWasmBackend(),
+  js: createJsBackend,
+  noble: createNobleBackend,
+};
+
+function main(): void {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; exit(code: number): never } }).process!;
+  const threads = proc.getBuiltinModule!('worker_threads') as WorkerThreadsApi;
+  const { control, slot, backend: backendName } = threads.workerData;
+  const ctl = new Int32Array(control);
+  const base = slot * SLOT_INTS;
+  const backend = FACTORIES[backendName as HasherName]();
+
+  let gen = 0;
+  let input: Uint8Array = new Uint8Array(0);
+  let output: Uint8Array = new Uint8Array(0);
+
+  Atomics.store(ctl, base + READY, 1);
+  Atomics.notify(ctl, base + READY);
+
+  for (;;) {
+    // Sleep until a job starts (from IDLE, or DONE left from the last job) or shutdown.
+    let state = Atomics.load(ctl, base + STATE);
+    while (state !== RUNNING && state !== SHUTDOWN) {
+      Atomics.wait(ctl, base + STATE, state);
+      state = Atomics.load(ctl, base + STATE);
+    }
+    if (state === SHUTDOWN) return;
+    if (Atomics.load(ctl, base + CRASH_ON_NEXT_JOB) !== 0) proc.exit(1);
+
+    // Pick up replaced staging buffers: posted before the job was started.
+    const wanted = Atomics.load(ctl, base + STAGING_GEN);
+    while (gen !== wanted) {
+      const received = threads.receiveMessageOnPort(threads.parentPort);
+      if (received === undefined) break;
+      gen = received.message.gen;
+      input = new Uint8Array(received.message.input);
+      output = new Uint8Array(received.message.output);
+    }
+
+    const kind = Atomics.load(ctl, base + KIND);
+    const count = Atomics.load(ctl, base + COUNT);
+    if (kind === LAYER) {
+      backend.hashInto(input.subarray(0, 64 * count), output.subarray(0, 32 * count));
+    } else if (kind === FOLD) {
+      const height = Atomics.load(ctl, base + HEIGHT);
+      let n = count << height; // nodes in the current level, all subtrees together
+      for (let level = 0; level < height; level++, n >>>= 1) {
+        backend.hashInto(input.subarray(0, 32 * n), input.subarray(0, 16 * n));
+      }
+      output.set(input.subarray(0, 32 * count));
+    }
+    // Publish, unless the main thread gave up on this job meanwhile.
+    if (Atomics.compareExchange(ctl, base + STATE, RUNNING, DONE) === RUNNING) {
+      Atomics.notify(ctl, base + STATE);
+    }
+  }
+}
+
+main();

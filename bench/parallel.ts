@@ -1,0 +1,68 @@
+/**
+ * Parallel hashing benchmark: the same workloads with the worker pool off
+ * and with 1..N worker threads, one process per setting, rounds interleaved,
+ * speed-ups paired round by round against the pool-off row.
+ *   npm run bench:parallel -- [--rounds 7] [--threads 0,1] [--write]
+ */
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { writeSection } from './lib/docs.js';
+import { RowProcess } from './lib/rowProcess.js';
+import { fmt, pairedRatio, summarize } from './lib/stats.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const rounds = Number(arg('rounds') ?? 7);
+const threadSettings = (arg('threads') ?? `0,${Math.max(1, cpus().length - 1)}`).split(',').map(Number);
+const workloads = ['merkleize-22', ...[8, 10, 12, 14, 16, 18, 20].map((k) => `layer-${k}`)];
+const script = fileURLToPath(new URL('./parallelRow.ts', import.meta.url));
+
+const samples = new Map<string, number[]>();
+const procs = new Map(threadSettings.map((t) => [t, new RowProcess(script, String(t))]));
+try {
+  for (const [t, p] of procs) for (let i = 0; i < 2; i++) for (const w of workloads) await run(p, t, w, false);
+  for (const [t, p] of procs) await run(p, t, 'check-pool', false);
+  for (let r = 0; r < rounds; r++) {
+    process.stdout.write(`round ${r + 1}/${rounds}\r`);
+    for (const w of workloads) {
+      for (let i = 0; i < threadSettings.length; i++) {
+        const t = threadSettings[(i + r) % threadSettings.length]!;
+        await run(procs.get(t)!, t, w, true);
+      }
+    }
+  }
+} finally {
+  for (const p of procs.values()) p.close();
+}
+
+async function run(p: RowProcess, t: number, w: string, record: boolean): Promise<void> {
+  const reply = await p.run(w);
+  if (reply.kind === 'error') throw new Error(`threads=${t} ${w}: ${reply.message}`);
+  if (!record) return;
+  const key = `${t}|${w}`;
+  samples.set(key, [...(samples.get(key) ?? []), reply.ms]);
+}
+
+const lines: string[] = [];
+lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}, default hasher backend. ${rounds} rounds after 2 warm-up runs, settings interleaved, one process per setting.`);
+lines.push(`Command: \`npm run bench:parallel -- --rounds ${rounds} --threads ${threadSettings.join(',')}\``, '');
+lines.push(`| workload | ${threadSettings.map((t) => (t === 0 ? 'pool off, ms' : `${t} worker${t > 1 ? 's' : ''}, ms (speed-up)`)).join(' | ')} |`);
+lines.push(`|---|${threadSettings.map(() => '---:').join('|')}|`);
+for (const w of workloads) {
+  const base = samples.get(`0|${w}`);
+  const cells = threadSettings.map((t) => {
+    const s = summarize(samples.get(`${t}|${w}`)!);
+    const cell = `${fmt(s.median, 2)} (${fmt(s.min, 2)}–${fmt(s.max, 2)})`;
+    if (t === 0 || base === undefined) return cell;
+    const q = pairedRatio(base, samples.get(`${t}|${w}`)!);
+    return `${cell}, ×${fmt(q.median, 2)}`;
+  });
+  lines.push(`| ${w} | ${cells.join(' | ')} |`);
+}
+lines.push('', 'Speed-up: pool-off time over the row\'s time, paired by round (median).');
+const report = lines.join('\n');
+process.stdout.write(`\n${report}\n`);
+if (process.argv.includes('--write')) writeSection('Parallel hashing', report);

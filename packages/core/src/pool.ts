@@ -187,8 +187,8 @@ export class Pool {
     runs.push((p << this.shift) + off, len);
     this.freeInPage[p]! -= len;
     this.recyclable -= len;
-    // Their stack entries go stale: the state is no longer exactly FLAG_FREE.
-    this.meta[p]!.fill(0, off * this.stride, (off + len) * this.stride);
+    // Their stack entries go stale as soon as the caller writes the slots'
+    // state (it must, before anything can pop the stack).
   }
 
   /** Takes even-aligned stretches of at least MIN_RUN recyclable slots from page p. */

@@ -95,8 +95,8 @@ const u64Typed = BigUint64Array.from(u64Numbers, (n) => BigInt(n));
 const valuesNum = Array.from({ length: NV }, (_, i) => {
   const pubkey = new Uint8Array(48);
   const withdrawal_credentials = new Uint8Array(32);
-  for (let b = 0; b < 48; b += 4) new DataView(pubkey.buffer).setUint32(b, rand32());
-  for (let b = 0; b < 32; b += 4) new DataView(withdrawal_credentials.buffer).setUint32(b, rand32());
+  for (let b = 0; b < 48; b++) pubkey[b] = rand32() & 0xff;
+  for (let b = 0; b < 32; b++) withdrawal_credentials[b] = rand32() & 0xff;
   const active = i % 16 !== 0;
   return {
     pubkey,
@@ -119,13 +119,18 @@ const valuesBig = valuesNum.map((v) => ({
   withdrawable_epoch: big(v.withdrawable_epoch),
 }));
 const bytesVal = ours.valNum.serialize(valuesNum);
+// Reused output buffers for the serialize-into rows (no fresh allocation per run).
+const outOurs = new Uint8Array(bytesVal.length);
+const outPeer = { uint8Array: new Uint8Array(bytesVal.length), dataView: new DataView(new ArrayBuffer(bytesVal.length)) };
+outPeer.uint8Array = new Uint8Array(outPeer.dataView.buffer);
 
 // --- rows ---
-type Workload = 'W1' | 'W2' | 'W3' | 'W4';
+type Workload = 'W1' | 'W2' | 'W3' | 'W3i' | 'W4';
 const TITLE: Record<Workload, string> = {
   W1: `W1: hashTreeRoot of List[uint64, 2^40] holding 2^20 values`,
   W2: `W2: hashTreeRoot of List[Validator, 2^40] holding 2^18 validators`,
   W3: `W3: serialize List[Validator, 2^40] of 2^18 (${(bytesVal.length / 1e6).toFixed(1)} MB)`,
+  W3i: `W3i: serialize into a reused buffer (ssztree serializeInto, chainsafe value_serializeToBytes), same list`,
   W4: `W4: deserialize List[Validator, 2^40] of 2^18 (${(bytesVal.length / 1e6).toFixed(1)} MB)`,
 };
 interface Row {
@@ -151,6 +156,12 @@ const ROWS: Record<Workload, Row[]> = {
     { name: 'chainsafe, number fields', peer: null, run: () => peer.valNum.serialize(valuesNum) },
     { name: 'chainsafe, bigint fields', peer: null, run: () => peer.valBig.serialize(valuesBig) },
   ],
+  W3i: [
+    { name: 'ssztree, number fields', peer: 'chainsafe, number fields', run: () => ours.valNum.serializeInto(valuesNum, outOurs, 0) },
+    { name: 'ssztree, bigint fields', peer: 'chainsafe, bigint fields', run: () => ours.valBig.serializeInto(valuesBig, outOurs, 0) },
+    { name: 'chainsafe, number fields', peer: null, run: () => peer.valNum.value_serializeToBytes(outPeer, 0, valuesNum) },
+    { name: 'chainsafe, bigint fields', peer: null, run: () => peer.valBig.value_serializeToBytes(outPeer, 0, valuesBig) },
+  ],
   W4: [
     { name: 'ssztree, number fields', peer: 'chainsafe, number fields', run: () => ours.valNum.deserialize(bytesVal) },
     { name: 'ssztree, bigint fields', peer: 'chainsafe, bigint fields', run: () => ours.valBig.deserialize(bytesVal) },
@@ -171,6 +182,9 @@ function verify(): void {
   same('W1', [ours.u64.hashTreeRoot(u64Typed), ours.u64num.hashTreeRoot(u64Numbers), peer.u64num.hashTreeRoot(u64Numbers)]);
   same('W2', [ours.valNum.hashTreeRoot(valuesNum), ours.valBig.hashTreeRoot(valuesBig), peer.valNum.hashTreeRoot(valuesNum), peer.valBig.hashTreeRoot(valuesBig)]);
   same('W3', [bytesVal, ours.valBig.serialize(valuesBig), peer.valNum.serialize(valuesNum), peer.valBig.serialize(valuesBig)]);
+  ours.valNum.serializeInto(valuesNum, outOurs, 0);
+  peer.valNum.value_serializeToBytes(outPeer, 0, valuesNum);
+  same('W3i', [bytesVal, outOurs, outPeer.uint8Array]);
   same('W4', [
     ours.valNum.serialize(ours.valNum.deserialize(bytesVal)),
     ours.valBig.serialize(ours.valBig.deserialize(bytesVal)),
@@ -221,7 +235,7 @@ function render(): string {
   lines.push(`Command: \`npm run bench:types -- --rounds ${rounds} --write\``);
   for (const w of WORKLOADS) {
     lines.push('', `### ${TITLE[w]}`, '');
-    const mb = w === 'W3' || w === 'W4';
+    const mb = w === 'W3' || w === 'W3i' || w === 'W4';
     lines.push(`| row | median ms | min–max ms |${mb ? ' MB/s |' : ''} speed-up vs peer (median, min–max) |`);
     lines.push(`|---|---:|---:|${mb ? '---:|' : ''}---:|`);
     for (const r of ROWS[w]) {
@@ -236,6 +250,22 @@ function render(): string {
     }
   }
   lines.push('', "Speed-up is the peer's time divided by the row's, paired round by round; > 1 means ssztree is faster.");
+  lines.push('', '### Targets of issue #4 (from this run)', '');
+  const med = (w: Workload, row: string) => summarize(samples.get(key(w, row))!).median;
+  const speedup = (w: Workload, row: string, p: string) => pairedRatio(samples.get(key(w, p))!, samples.get(key(w, row))!).median;
+  const mbps = (w: Workload, row: string) => bytesVal.length / 1e6 / (med(w, row) / 1e3);
+  const verdict = (ok: boolean) => (ok ? 'met' : 'not met');
+  const w1 = med('W1', 'ssztree, BigUint64Array');
+  const w2 = med('W2', 'ssztree, number fields');
+  const w2x = speedup('W2', 'ssztree, number fields', 'chainsafe, number fields');
+  const w3 = Math.max(mbps('W3', 'ssztree, number fields'), mbps('W3i', 'ssztree, number fields'));
+  const w4 = mbps('W4', 'ssztree, number fields');
+  const w4x = speedup('W4', 'ssztree, number fields', 'chainsafe, number fields');
+  lines.push('| target | this run | verdict |', '|---|---:|---|');
+  lines.push(`| uint64 list root ≤ 15 ms | ${fmt(w1)} ms (${fmt(speedup('W1', 'ssztree, BigUint64Array', 'chainsafe, number[]'), 2)}× chainsafe) | ${verdict(w1 <= 15)} |`);
+  lines.push(`| validator list root ≤ 180 ms, 4× chainsafe | ${fmt(w2)} ms, ${fmt(w2x, 2)}× | absolute ${verdict(w2 <= 180)}, ratio ${verdict(w2x >= 4)} |`);
+  lines.push(`| serialize ≥ 1.5 GB/s | ${fmt(w3 / 1e3, 2)} GB/s (best of W3/W3i) | ${verdict(w3 >= 1500)} |`);
+  lines.push(`| deserialize ≥ 300 MB/s, 6× chainsafe | ${fmt(w4, 0)} MB/s, ${fmt(w4x, 2)}× | ${verdict(w4 >= 300 && w4x >= 6)} |`);
   return lines.join('\n');
 }
 

@@ -8,6 +8,8 @@ export default defineConfig({
   shims: true,
   sourcemap: true,
   clean: true,
+  // One shared chunk for both entries in CJS too, so classes (instanceof SszType) are the same across subpaths.
+  splitting: true,
   target: 'node20',
   platform: 'neutral',
 });

@@ -130,7 +130,8 @@ export class Uint64Type extends BasicType<bigint, BigUint64Array> {
     return dv.getBigUint64(offset, true);
   }
   _write(dv: DataView, offset: number, value: bigint): void {
-    // setBigUint64 would silently wrap an out-of-range value.
+    // setBigUint64 would silently wrap an out-of-range value. (BigInt.asUintN(64, v) !== v
+    // measured faster in isolation but deoptimized inside the generated codecs.)
     if (typeof value !== 'bigint' || value < 0n || value > MAX64) {
       throw new SszError('INVALID_VALUE', `${String(value)} is not a uint64 bigint`, offset);
     }

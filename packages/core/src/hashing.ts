@@ -69,35 +69,57 @@ function liveEntries(store: NodeStore, list: IdList, pool: Pool): number {
 
 function flushLevel(store: NodeStore, list: IdList): void {
   const branches = store.branches;
-  const n = liveEntries(store, list, branches);
   const items = list.items;
-  const st8 = staging(store, 64 * n);
-  const st = new Int32Array(st8.buffer, 0, 16 * n);
+  const total = list.length;
+  const st8 = staging(store, 64 * total);
+  const st = new Int32Array(st8.buffer, 0, 16 * total);
   const pools = store.pools;
   const metaPages = branches.meta;
   const shift = branches.shift;
   const mask = branches.mask;
 
-  // Gather: children's hashes, pair by pair.
-  for (let i = 0, d = 0; i < n; i++) {
-    const slot = items[i]! >>> 4;
+  // Gather: children's hashes, pair by pair; dead entries are dropped (and
+  // their slots released) in the same pass.
+  let n = 0;
+  for (let i = 0; i < total; i++) {
+    const id = items[i]!;
+    const slot = id >>> 4;
     const m = metaPages[slot >>> shift]!;
     const b = (slot & mask) << 2;
-    for (let side = 0; side < 2; side++, d += 8) {
-      const child = m[b + side]!;
-      const cp = pools[child & 15]!;
-      const cs = child >>> 4;
-      const w = cp.h32[cs >>> cp.shift]!;
-      const o = (cs & cp.mask) << 3;
-      st[d] = w[o]!;
-      st[d + 1] = w[o + 1]!;
-      st[d + 2] = w[o + 2]!;
-      st[d + 3] = w[o + 3]!;
-      st[d + 4] = w[o + 4]!;
-      st[d + 5] = w[o + 5]!;
-      st[d + 6] = w[o + 6]!;
-      st[d + 7] = w[o + 7]!;
+    if ((m[b + 3]! & FLAG_FREE) !== 0) {
+      store.unlist(id, FLAG_PENDING);
+      continue;
     }
+    items[n] = id;
+    let d = n << 4;
+    n++;
+    let child = m[b]!;
+    let cp = pools[child & 15]!;
+    let cs = child >>> 4;
+    let w = cp.h32[cs >>> cp.shift]!;
+    let o = (cs & cp.mask) << 3;
+    st[d] = w[o]!;
+    st[d + 1] = w[o + 1]!;
+    st[d + 2] = w[o + 2]!;
+    st[d + 3] = w[o + 3]!;
+    st[d + 4] = w[o + 4]!;
+    st[d + 5] = w[o + 5]!;
+    st[d + 6] = w[o + 6]!;
+    st[d + 7] = w[o + 7]!;
+    d += 8;
+    child = m[b + 1]!;
+    cp = pools[child & 15]!;
+    cs = child >>> 4;
+    w = cp.h32[cs >>> cp.shift]!;
+    o = (cs & cp.mask) << 3;
+    st[d] = w[o]!;
+    st[d + 1] = w[o + 1]!;
+    st[d + 2] = w[o + 2]!;
+    st[d + 3] = w[o + 3]!;
+    st[d + 4] = w[o + 4]!;
+    st[d + 5] = w[o + 5]!;
+    st[d + 6] = w[o + 6]!;
+    st[d + 7] = w[o + 7]!;
   }
 
   hashInto(st8.subarray(0, 64 * n), st8.subarray(0, 32 * n));

@@ -169,8 +169,13 @@ function writeBatch(
   let left: NodeId;
   let right: NodeId;
   if (kind === KIND_BRANCH) {
-    left = store.leftOf(node);
-    right = store.rightOf(node);
+    // Both links from the node's one meta row.
+    const branches = store.branches;
+    const slot = node >>> 4;
+    const m = branches.meta[slot >>> branches.shift]!;
+    const b = (slot & branches.mask) << 2;
+    left = m[b]!;
+    right = m[b + 1]!;
   } else if (kind === KIND_ZERO && node !== 0) {
     left = right = node - 16;
   } else {
@@ -186,8 +191,7 @@ function writeBatch(
     store.dropIfUnheld(expanded);
     return result;
   }
-  const half = 2 ** (depth - 1);
-  const mid = base + half;
+  const mid = base + (depth <= 31 ? 1 << (depth - 1) : 2 ** (depth - 1));
   let split = lo;
   while (split < hi && indices[split]! < mid) split++;
   const newLeft = split > lo ? writeBatch(store, left, depth - 1, indices, nodes, lo, split, base) : left;

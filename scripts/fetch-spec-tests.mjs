@@ -7,7 +7,9 @@
  * Invariant: the cache directory is usable only when its marker file exists,
  * and the marker is written last, after a download whose sha512 equals the
  * pinned registry integrity and a complete extraction. An interrupted run
- * leaves no marker, so the next run starts over.
+ * leaves no marker, so the next run starts over. Concurrent runs (test files
+ * in parallel workers) serialize on a lock directory holding the owner's
+ * pid; a lock whose owner is gone is taken over.
  *
  * Only two subtrees are extracted (streamed through `tar --wildcards`; the
  * whole package unpacks to more than 4 GB):
@@ -22,7 +24,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -70,48 +72,97 @@ function npmPack(destination) {
   return file;
 }
 
+/** True when process `pid` is alive on this machine. */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** Runs `fn` holding the cache lock; waits while another live process holds it. */
+async function withLock(lock, fn) {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      let owner = Number.NaN;
+      try {
+        owner = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+      } catch {
+        // The owner has not written its pid yet.
+      }
+      if (Number.isInteger(owner) && owner > 0 && !alive(owner)) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolveWait) => setTimeout(resolveWait, 500));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** Returns the directory that holds `tests/`, downloading and extracting on first use. */
 export async function ensureSpecTests() {
   const dir = specDir();
   if (existsSync(join(dir, MARKER))) return dir;
+  mkdirSync(cacheRoot(), { recursive: true });
+  return withLock(`${dir}.lock`, async () => {
+    // Another process may have finished while this one waited.
+    if (existsSync(join(dir, MARKER))) return dir;
+    return fetchAndExtract(dir);
+  });
+}
 
+async function fetchAndExtract(dir) {
   const root = cacheRoot();
-  mkdirSync(root, { recursive: true });
   let tarball = process.env.SSZTREE_SPEC_TARBALL;
+  const download = join(root, `download-${process.pid}`);
   let downloaded = false;
+  const scratch = `${dir}.partial-${process.pid}`;
   if (!tarball || !existsSync(tarball)) {
-    tarball = npmPack(root);
+    rmSync(download, { recursive: true, force: true });
+    mkdirSync(download, { recursive: true });
+    tarball = npmPack(download);
     downloaded = true;
   }
-  const integrity = await sha512Base64(tarball);
-  if (integrity !== INTEGRITY) {
-    if (downloaded) rmSync(tarball, { force: true });
-    throw new Error(`fetch-spec-tests: ${tarball} has integrity ${integrity}, expected ${INTEGRITY}`);
-  }
-
-  // Extract into a scratch directory, then move it into place: a half
-  // extraction never sits where a reader would look.
-  const scratch = `${dir}.partial-${process.pid}`;
-  rmSync(scratch, { recursive: true, force: true });
-  mkdirSync(scratch, { recursive: true });
-  log(`extracting ${SUBTREES.join(' and ')}…`);
-  execFileSync(
-    'tar',
-    ['-xzf', tarball, '-C', scratch, '--strip-components=1', '--wildcards', ...SUBTREES.map((s) => `package/${s}/*`)],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  for (const sub of SUBTREES) {
-    const full = join(scratch, sub);
-    if (!existsSync(full) || readdirSync(full).length === 0) {
-      throw new Error(`fetch-spec-tests: the tarball held no ${sub}`);
+  try {
+    const integrity = await sha512Base64(tarball);
+    if (integrity !== INTEGRITY) {
+      throw new Error(`fetch-spec-tests: ${tarball} has integrity ${integrity}, expected ${INTEGRITY}`);
     }
+
+    // Extract into a scratch directory, then move it into place: a half
+    // extraction never sits where a reader would look.
+    rmSync(scratch, { recursive: true, force: true });
+    mkdirSync(scratch, { recursive: true });
+    log(`extracting ${SUBTREES.join(' and ')}…`);
+    execFileSync(
+      'tar',
+      ['-xzf', tarball, '-C', scratch, '--strip-components=1', '--wildcards', ...SUBTREES.map((s) => `package/${s}/*`)],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    for (const sub of SUBTREES) {
+      const full = join(scratch, sub);
+      if (!existsSync(full) || readdirSync(full).length === 0) {
+        throw new Error(`fetch-spec-tests: the tarball held no ${sub}`);
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(scratch, dir);
+    writeFileSync(join(dir, MARKER), `${INTEGRITY}\n`);
+    log(`ready in ${dir}`);
+    return dir;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+    if (downloaded) rmSync(download, { recursive: true, force: true });
   }
-  rmSync(dir, { recursive: true, force: true });
-  renameSync(scratch, dir);
-  writeFileSync(join(dir, MARKER), `${INTEGRITY}\n`);
-  if (downloaded) rmSync(tarball, { force: true });
-  log(`ready in ${dir}`);
-  return dir;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

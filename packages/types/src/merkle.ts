@@ -10,7 +10,7 @@
  * two of chunks). After `d` calls the `n` roots sit at the buffer's front.
  * @module
  */
-import { depthForLimit, hashInto, merkleize, zeroHashInto } from '@ssztree/hasher';
+import { depthForLimit, hashInto, hashPairInto, merkleize, zeroHash, zeroHashInto } from '@ssztree/hasher';
 
 export { depthForLimit };
 
@@ -101,3 +101,32 @@ export function scatterRoots(src: Uint8Array, srcOffset: number, dst: Uint8Array
 export function growScratch(current: Uint8Array | null, size: number): Uint8Array {
   return current !== null && current.length >= size ? current : new Uint8Array(size);
 }
+
+/**
+ * merkleize of the `count` chunks at buf[0..32*count), padded to `limit`
+ * chunks, folded in place (buf is the caller's scratch and is overwritten;
+ * it needs room for one extra chunk, used to pad an odd level). Avoids the
+ * fresh level buffer `merkleize` allocates, whose page faults are a visible
+ * cost for lists of 2^18 roots.
+ */
+export function merkleizeInPlace(buf: Uint8Array, count: number, limit: number, out: Uint8Array, offset: number): void {
+  const depth = depthForLimit(limit);
+  if (count === 0) {
+    zeroHashInto(depth, out, offset);
+    return;
+  }
+  let n = count;
+  let level = 0;
+  while (n > 1) {
+    if ((n & 1) === 1) zeroHashInto(level, buf, 32 * n++);
+    hashInto(buf.subarray(0, 32 * n), buf.subarray(0, 16 * n));
+    n >>>= 1;
+    level++;
+  }
+  const root = out.subarray(offset, offset + 32);
+  root.set(buf.subarray(0, 32));
+  for (; level < depth; level++) hashPairInto(root, zeroHash(level), root);
+}
+
+/** Element-root scratch is reused up to this many roots (32 MiB); longer lists allocate per call. */
+export const MAX_REUSED_ROOTS = 1 << 20;

@@ -146,6 +146,15 @@ describe('codec', () => {
     expect(() => Shape.hashTreeRoot({ ...Shape.defaultValue(), points: [{ x: 1n, y: -1, tag: new Uint8Array(2) }] })).toThrow(SszError);
   });
 
+  it('allows lists with limit 0, which hold nothing', () => {
+    const L = list(uint64, 0);
+    expect(L.deserialize(new Uint8Array(0)).length).toBe(0);
+    expect(() => L.deserialize(new Uint8Array(8))).toThrow(SszError);
+    expect(toHex(L.hashTreeRoot(new BigUint64Array(0)))).toBe(toHex(list(uint64, 1).hashTreeRoot(new BigUint64Array(0))));
+    expect(bitlist(0).deserialize(Uint8Array.from([1])).bitLen).toBe(0);
+    expect(() => byteList(0).deserialize(Uint8Array.from([1]))).toThrow(SszError);
+  });
+
   it('defaults hash to the zero subtree roots', () => {
     expect(toHex(vector(uint64, 16).hashTreeRoot(vector(uint64, 16).defaultValue()))).toBe(toHex(zeroHash(2)));
     expect(toHex(byteVector(48).hashTreeRoot(new Uint8Array(48)))).toBe(toHex(zeroHash(1)));
@@ -176,5 +185,9 @@ describe('types', () => {
     expectTypeOf<ValueOf<typeof Shape>['flags']>().toEqualTypeOf<BitArray>();
     expectTypeOf<ValueOf<ReturnType<typeof list<bigint, BigUint64Array>>>>().toEqualTypeOf<BigUint64Array>();
     expectTypeOf<ValueOf<typeof boolean>>().toEqualTypeOf<boolean>();
+    const U = union([null, uint16, byteList(4)]);
+    expectTypeOf<ValueOf<typeof U>>().toEqualTypeOf<
+      { readonly selector: 0; value: null } | { readonly selector: 1; value: number } | { readonly selector: 2; value: Uint8Array }
+    >();
   });
 });

@@ -8,7 +8,7 @@
  */
 import { SszError } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
-import { merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { MAX_REUSED_ROOTS, growScratch, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';
 import { SszType, type BasicArray, type BasicType } from '../type.js';
 import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
 import { fromJsonItems, jsonItem } from './vector.js';
@@ -121,11 +121,19 @@ export class ListCompositeType<V> extends SszType<V[]> {
   }
   _rootInto(value: V[], out: Uint8Array, offset: number): void {
     this.check(value, -1);
-    const roots = new Uint8Array(32 * value.length);
+    const roots = this.rootScratch(value.length);
     this.elementType._rootsInto(value, roots, 0);
-    merkleizeInto(roots, this.limit, out, offset);
+    merkleizeInPlace(roots, value.length, this.limit, out, offset);
     mixInLengthInto(out, offset, value.length);
   }
+  /** Element roots, reused across calls (a type never contains itself, so no re-entry). */
+  private rootScratch(count: number): Uint8Array {
+    const size = 32 * (count + 1);
+    if (count > MAX_REUSED_ROOTS) return new Uint8Array(size);
+    return (this.scratch = growScratch(this.scratch, size));
+  }
+  private scratch: Uint8Array | null = null;
+
   defaultValue(): V[] {
     return [];
   }

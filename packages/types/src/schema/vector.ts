@@ -6,7 +6,7 @@
  */
 import { SszError, withPath } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
-import { merkleizeInto } from '../merkle.js';
+import { MAX_REUSED_ROOTS, growScratch, merkleizeInPlace, merkleizeInto } from '../merkle.js';
 import { SszType, type BasicArray, type BasicType } from '../type.js';
 import { compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
 
@@ -119,10 +119,18 @@ export class VectorCompositeType<V> extends SszType<V[]> {
   }
   _rootInto(value: V[], out: Uint8Array, offset: number): void {
     this.check(value, -1);
-    const roots = new Uint8Array(32 * this.length);
+    const roots = this.rootScratch(this.length);
     this.elementType._rootsInto(value, roots, 0);
-    merkleizeInto(roots, this.length, out, offset);
+    merkleizeInPlace(roots, this.length, this.length, out, offset);
   }
+  /** Element roots, reused across calls (a type never contains itself, so no re-entry). */
+  private rootScratch(count: number): Uint8Array {
+    const size = 32 * (count + 1);
+    if (count > MAX_REUSED_ROOTS) return new Uint8Array(size);
+    return (this.scratch = growScratch(this.scratch, size));
+  }
+  private scratch: Uint8Array | null = null;
+
   defaultValue(): V[] {
     return Array.from({ length: this.length }, () => this.elementType.defaultValue());
   }

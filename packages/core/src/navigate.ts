@@ -140,31 +140,81 @@ export function setNodesAtDepth(
   const n = indices.length;
   if (nodes.length !== n) throw new CoreError('BAD_INPUT', `${n} indices but ${nodes.length} nodes`);
   if (n === 0) return root;
-  for (let i = 0; i < n; i++) {
-    const index = indices[i]!;
-    checkIndex(depth, index);
-    if (i > 0 && index <= indices[i - 1]!) throw new CoreError('UNSORTED', `indices must be strictly ascending (${indices[i - 1]} then ${index})`);
-    store.check(nodes[i]!);
-  }
-  return writeBatch(store, root, depth, indices, nodes, 0, n, 0);
+  checkAscending(depth, indices);
+  for (let i = 0; i < n; i++) store.check(nodes[i]!);
+  return guarded(store, depth, () => writeBatch(store, root, depth, { indices, nodes, chunks: undefined }, 0, n, 0));
 }
 
-/** Writes indices[lo..hi) (all within [base, base + 2^depth)) below `node`. */
-function writeBatch(
-  store: NodeStore,
-  node: NodeId,
-  depth: number,
-  indices: ArrayLike<number>,
-  nodes: ArrayLike<NodeId>,
-  lo: number,
-  hi: number,
-  base: number,
-): NodeId {
-  if (depth === 0) {
-    const fresh = nodes[lo]!;
-    if (fresh === node || (isChunkNode(fresh) && isChunkNode(node) && store.sameHash(fresh, node))) return node;
-    return fresh;
+/**
+ * Like `setNodesAtDepth` with a leaf per write, but the leaves come from
+ * `chunks` (32 bytes per index) and are only created where the bytes differ
+ * from what is there: a no-op write allocates nothing.
+ */
+export function setChunksAtDepth(store: NodeStore, root: NodeId, depth: number, indices: ArrayLike<number>, chunks: Uint8Array): NodeId {
+  checkDepth(depth, 0, MAX_PATH_DEPTH);
+  const n = indices.length;
+  if (!(chunks instanceof Uint8Array) || chunks.length !== 32 * n) {
+    throw new CoreError('BAD_INPUT', `${n} indices need ${32 * n} chunk bytes`);
   }
+  if (n === 0) return root;
+  checkAscending(depth, indices);
+  const words = chunks.byteOffset % 4 === 0 ? new Int32Array(chunks.buffer, chunks.byteOffset, chunks.length >>> 2) : undefined;
+  return guarded(store, depth, () => writeBatch(store, root, depth, { indices, nodes: undefined, chunks, words }, 0, n, 0));
+}
+
+function checkAscending(depth: number, indices: ArrayLike<number>): void {
+  const n = indices.length;
+  // Ascending integers: the range check is needed at the ends only.
+  checkIndex(depth, indices[0]!);
+  checkIndex(depth, indices[n - 1]!);
+  let prev = -1;
+  for (let i = 0; i < n; i++) {
+    const index = indices[i]!;
+    if (!(index > prev) || !Number.isInteger(index)) {
+      if (!Number.isInteger(index)) checkIndex(depth, index);
+      throw new CoreError('UNSORTED', `indices must be strictly ascending (${prev} then ${index})`);
+    }
+    prev = index;
+  }
+}
+
+/**
+ * Runs a write; if it throws part way (a path below a leaf), the branches it
+ * had already made are floated so that the next sweep frees them.
+ */
+function guarded(store: NodeStore, depth: number, write: () => NodeId): NodeId {
+  const marks = store.pendingMarks(depth);
+  try {
+    return write();
+  } catch (error) {
+    store.floatSince(marks);
+    throw error;
+  }
+}
+
+/** The writes of one batch: nodes, or chunks that become leaves. */
+interface Batch {
+  readonly indices: ArrayLike<number>;
+  readonly nodes: ArrayLike<NodeId> | undefined;
+  readonly chunks: Uint8Array | undefined;
+  /** `chunks` as 32-bit words when it is 4-byte aligned (faster leaf copies). */
+  readonly words?: Int32Array | undefined;
+}
+
+/** The node written at batch position i, made from its chunk if needed (compared against `old` first). */
+function freshAt(store: NodeStore, batch: Batch, i: number, old: NodeId): NodeId {
+  if (batch.chunks !== undefined) {
+    if (isChunkNode(old) && store.sameBytes(old, batch.chunks, 32 * i)) return old;
+    return batch.words !== undefined ? store.newLeafFromWords(batch.words, 8 * i) : store.newLeaf(batch.chunks, 32 * i);
+  }
+  const fresh = batch.nodes![i]!;
+  if (fresh === old || (isChunkNode(fresh) && isChunkNode(old) && store.sameHash(fresh, old))) return old;
+  return fresh;
+}
+
+/** Writes batch positions [lo, hi) (all within [base, base + 2^depth)) below `node`. */
+function writeBatch(store: NodeStore, node: NodeId, depth: number, batch: Batch, lo: number, hi: number, base: number): NodeId {
+  if (depth === 0) return freshAt(store, batch, lo, node);
   const kind = node & 15;
   let left: NodeId;
   let right: NodeId;
@@ -179,25 +229,47 @@ function writeBatch(
   } else if (kind === KIND_ZERO && node !== 0) {
     left = right = node - 16;
   } else {
-    const wd = wideDepth(node);
-    if (wd === 0 || depth > wd) belowLeaf(node);
-    if (depth === wd && allChunks(nodes, lo, hi)) return wideWithChunks(store, node, indices, nodes, lo, hi, base);
-    const expanded = expandWide(store, node);
-    const result = writeBatch(store, expanded, depth, indices, nodes, lo, hi, base);
-    if (result === expanded) {
-      store.dropIfUnheld(expanded);
-      return node;
-    }
-    store.dropIfUnheld(expanded);
-    return result;
+    return writeIntoWide(store, node, depth, batch, lo, hi, base);
   }
   const mid = base + (depth <= 31 ? 1 << (depth - 1) : 2 ** (depth - 1));
-  let split = lo;
-  while (split < hi && indices[split]! < mid) split++;
-  const newLeft = split > lo ? writeBatch(store, left, depth - 1, indices, nodes, lo, split, base) : left;
-  const newRight = hi > split ? writeBatch(store, right, depth - 1, indices, nodes, split, hi, mid) : right;
+  const split = lowerBound(batch.indices, lo, hi, mid);
+  const newLeft = split > lo ? writeBatch(store, left, depth - 1, batch, lo, split, base) : left;
+  const newRight = hi > split ? writeBatch(store, right, depth - 1, batch, split, hi, mid) : right;
   if (newLeft === left && newRight === right) return node;
   return store.newBranch(newLeft, newRight);
+}
+
+/** The first position in [lo, hi) whose index is >= `value` (binary search). */
+function lowerBound(indices: ArrayLike<number>, lo: number, hi: number, value: number): number {
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (indices[m]! < value) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
+/** Writes below a wide leaf: chunk writes make a new wide leaf, others expand it. */
+function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Batch, lo: number, hi: number, base: number): NodeId {
+  const wd = wideDepth(node);
+  if (wd === 0 || depth > wd) belowLeaf(node);
+  if (depth === wd && (batch.chunks !== undefined || allChunks(batch.nodes!, lo, hi))) {
+    if (batch.nodes !== undefined) return wideWithChunks(store, node, batch.indices, batch.nodes, lo, hi, base);
+    // Chunk writes: leaves just long enough to copy from.
+    const leaves: NodeId[] = [];
+    const positions: number[] = [];
+    for (let i = lo; i < hi; i++) {
+      leaves.push(store.newLeaf(batch.chunks!, 32 * i));
+      positions.push(batch.indices[i]!);
+    }
+    const result = wideWithChunks(store, node, positions, leaves, 0, leaves.length, base);
+    for (const leaf of leaves) store.dropIfUnheld(leaf);
+    return result;
+  }
+  const expanded = expandWide(store, node);
+  const result = writeBatch(store, expanded, depth, batch, lo, hi, base);
+  store.dropIfUnheld(expanded);
+  return result === expanded ? node : result;
 }
 
 function allChunks(nodes: ArrayLike<NodeId>, lo: number, hi: number): boolean {

@@ -13,7 +13,7 @@ import { CoreError } from './errors.js';
 import { checkDepth, type Gindex } from './gindex.js';
 import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, MAX_ZERO_DEPTH, type NodeId, type NodeKind, zeroId } from './ids.js';
 import { readLength, withLength } from './list.js';
-import { getNode, getNodeAtDepth, iterateNodesAtDepth, setNode, setNodesAtDepth } from './navigate.js';
+import { getNode, getNodeAtDepth, iterateNodesAtDepth, setChunksAtDepth, setNode, setNodesAtDepth } from './navigate.js';
 import { buildPartialTree } from './partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 import { StoreCore } from './store.js';
@@ -149,6 +149,12 @@ export class NodeStore extends StoreCore {
   setNodesAtDepth(root: NodeId, depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>): NodeId {
     this.check(root);
     return this.float(setNodesAtDepth(this, root, depth, indices, nodes));
+  }
+
+  /** Many chunk writes at one level (32 bytes per index); leaves are made only where the bytes change. */
+  setChunksAtDepth(root: NodeId, depth: number, indices: ArrayLike<number>, chunks: Uint8Array): NodeId {
+    this.check(root);
+    return this.float(setChunksAtDepth(this, root, depth, indices, chunks));
   }
 
   *iterateNodesAtDepth(root: NodeId, depth: number, start: number, count: number): Generator<NodeId> {

@@ -137,6 +137,21 @@ export class StoreCore {
     return (slot << 4) | KIND_LEAF;
   }
 
+  /** `newLeaf` from 8 words at `words[offset]` (word copies). Internal. */
+  newLeafFromWords(words: Int32Array, offset: number): NodeId {
+    const pool = this.leaves;
+    const slot = pool.alloc();
+    const page = slot >>> PAGE_SHIFT;
+    const off = slot & pool.mask;
+    const h = pool.h32[page]!;
+    const o = off << 3;
+    for (let i = 0; i < 8; i++) h[o + i] = words[offset + i]!;
+    const m = pool.meta[page]!;
+    m[off << 1] = 0;
+    m[(off << 1) + 1] = 0;
+    return (slot << 4) | KIND_LEAF;
+  }
+
   /** A new opaque node (a known hash with unknown contents). Internal. */
   newOpaque(hash: Uint8Array, offset: number): NodeId {
     const pool = this.opaques;
@@ -320,6 +335,42 @@ export class StoreCore {
     const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
     if (pool.rc(slot) === 0 && (pool.state(slot) & FLAG_FREE) === 0) this.freeCascade(id);
+  }
+
+  /**
+   * Where the pending lists end now, for `floatSince`: the lists a write of
+   * `depth` levels can append to (heights up to max + depth + 1, and the wide
+   * lists).
+   */
+  pendingMarks(depth: number): number[] {
+    const upto = Math.min(MAX_DIRTY_HEIGHT, this.maxPendingHeight + depth + 1);
+    const marks = [upto];
+    for (let h = 1; h <= upto; h++) marks.push(this.pendingByHeight[h]!.length);
+    for (let d = 1; d <= MAX_WIDE_DEPTH; d++) marks.push(this.widePending[d]!.length);
+    return marks;
+  }
+
+  /** Floats every unheld node listed after `marks`: the fragments of a write that failed part way. */
+  floatSince(marks: readonly number[]): void {
+    const upto = marks[0]!;
+    const lists = [...this.pendingByHeight.slice(1, upto + 1), ...this.widePending.slice(1)];
+    lists.forEach((list, i) => {
+      for (let j = Math.min(marks[i + 1]!, list.length); j < list.length; j++) {
+        const id = list.items[j]!;
+        const pool = this.pools[id & 15]!;
+        if ((pool.state(id >>> 4) & FLAG_FREE) === 0 && pool.rc(id >>> 4) === 0) this.float(id);
+      }
+    });
+  }
+
+  /** True when a chunk node holds the 32 bytes at `bytes[offset]`. */
+  sameBytes(id: NodeId, bytes: Uint8Array, offset: number): boolean {
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    const h = pool.h8[slot >>> pool.shift]!;
+    const o = (slot & pool.mask) << 5;
+    for (let i = 0; i < 32; i++) if (h[o + i] !== bytes[offset + i]) return false;
+    return true;
   }
 
   /** Frees `id` (whose count is zero) and every node only it held. */

@@ -17,7 +17,7 @@ import { readHashRaw } from './build.js';
 import { CoreError } from './errors.js';
 import { type Gindex, gindexBits } from './gindex.js';
 import type { NodeId } from './ids.js';
-import { getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, setNodeByBits, setNodesAtDepth } from './navigate.js';
+import { getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, setChunksAtDepth, setNodeByBits, setNodesAtDepth } from './navigate.js';
 import { defaultStore, type NodeStore } from './nodeStore.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 
@@ -111,6 +111,11 @@ export class Tree implements Disposable {
 
   setNodesAtDepth(depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>): void {
     this.replace(setNodesAtDepth(this.store, this.live.root, depth, indices, nodes));
+  }
+
+  /** Writes `chunks` (32 bytes per index) as leaves at `indices` of level `depth`, ascending. */
+  setChunksAtDepth(depth: number, indices: ArrayLike<number>, chunks: Uint8Array): void {
+    this.replace(setChunksAtDepth(this.store, this.live.root, depth, indices, chunks));
   }
 
   *iterateNodesAtDepth(depth: number, start: number, count: number): Generator<NodeId> {

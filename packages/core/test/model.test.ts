@@ -13,7 +13,7 @@ import { chunkOf, chunksOf, hex, modelRoot } from './helpers.js';
 type Op =
   | { t: 'set'; i: number; seed: number }
   | { t: 'noop'; i: number }
-  | { t: 'batch'; writes: [number, number][] }
+  | { t: 'batch'; writes: [number, number][]; asChunks: boolean }
   | { t: 'subtree'; level: number; pos: number; seeds: number[] }
   | { t: 'wide'; level: number; pos: number; seeds: number[] }
   | { t: 'zero'; level: number; pos: number }
@@ -28,7 +28,7 @@ function opArb(depth: number): fc.Arbitrary<Op> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.record({ t: fc.constant('set' as const), i: index, seed }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('noop' as const), i: index }) },
-    { weight: 3, arbitrary: fc.record({ t: fc.constant('batch' as const), writes: fc.array(fc.tuple(index, seed), { maxLength: 12 }) }) },
+    { weight: 3, arbitrary: fc.record({ t: fc.constant('batch' as const), writes: fc.array(fc.tuple(index, seed), { maxLength: 12 }), asChunks: fc.boolean() }) },
     {
       weight: 2,
       arbitrary: fc.record({ t: fc.constant('subtree' as const), level, pos: fc.nat(), seeds: fc.array(seed, { maxLength: 2 ** depth }) }),
@@ -71,8 +71,11 @@ function run(depth: number, ops: Op[]): void {
       case 'batch': {
         const byIndex = new Map(op.writes);
         const indices = [...byIndex.keys()].sort((a, b) => a - b);
-        const nodes = indices.map((i) => store.leaf(chunkOf(byIndex.get(i)!)));
-        tree.setNodesAtDepth(depth, indices, nodes);
+        if (op.asChunks) {
+          tree.setChunksAtDepth(depth, indices, chunksOf(indices.map((i) => byIndex.get(i)!)));
+        } else {
+          tree.setNodesAtDepth(depth, indices, indices.map((i) => store.leaf(chunkOf(byIndex.get(i)!))));
+        }
         for (const i of indices) model.set(chunkOf(byIndex.get(i)!), 32 * i);
         break;
       }

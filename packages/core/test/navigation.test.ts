@@ -132,6 +132,36 @@ describe('writes', () => {
     }
   });
 
+  it('from chunks allocate leaves only where the bytes change', () => {
+    const store = new NodeStore();
+    const tree = Tree.fromChunks(chunksOf([1, 2, 3, 4, 5, 6, 7, 8]), 3, store);
+    const root = tree.rootNode;
+    const before = store.stats();
+    tree.setChunksAtDepth(3, [0, 3, 7], chunksOf([1, 4, 8]));
+    expect(tree.rootNode).toBe(root);
+    expect(store.stats().leaves).toBe(before.leaves);
+    const old = tree.clone();
+    tree.setChunksAtDepth(3, [0, 3, 7], chunksOf([1, 40, 8]));
+    expect(store.stats().leaves).toBe(before.leaves + 1); // the old version keeps its leaf
+    expect(hex(old.root)).toBe(hex(merkleize(chunksOf([1, 2, 3, 4, 5, 6, 7, 8]))));
+    expect(hex(tree.root)).toBe(hex(merkleize(chunksOf([1, 2, 3, 40, 5, 6, 7, 8]))));
+    expect(codeOf(() => tree.setChunksAtDepth(3, [1, 2], new Uint8Array(32)))).toBe('BAD_INPUT');
+  });
+
+  it('that fail part way leave nothing behind', () => {
+    const store = new NodeStore();
+    const tree = Tree.fromChunks(chunksOf([1, 2, 3, 4]), 2, store);
+    tree.setNode(3, store.leaf(chunkOf(9))); // positions 2 and 3 now lie below a leaf
+    store.collect();
+    const before = store.stats().nodes;
+    const leaves = [0, 1, 2].map((i) => store.leaf(chunkOf(i + 50)));
+    expect(codeOf(() => tree.setNodesAtDepth(2, [0, 1, 2], leaves))).toBe('NOT_BRANCH');
+    expect(codeOf(() => tree.setChunksAtDepth(2, [0, 1, 2], chunksOf([50, 51, 52])))).toBe('NOT_BRANCH');
+    store.collect();
+    expect(store.stats().nodes).toBe(before);
+    expect(hex(tree.getChunk(4))).toBe(hex(chunkOf(1)));
+  });
+
   it('write subtrees at inner levels', () => {
     const store = new NodeStore();
     const tree = Tree.zero(4, store);

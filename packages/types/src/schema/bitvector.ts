@@ -58,6 +58,10 @@ export class BitvectorType extends SszType<BitArray> {
     chunks.set(value.uint8Array);
     merkleizeInto(chunks, this.chunkCount, out, offset);
   }
+  override _chunkInto(value: BitArray, out: Uint8Array, offset: number): void {
+    this.check(value, -1);
+    out.set(value.uint8Array, offset);
+  }
   defaultValue(): BitArray {
     return BitArray.fromBitLen(this.length);
   }

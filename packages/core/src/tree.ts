@@ -141,9 +141,14 @@ export class Tree implements Disposable {
     if (!(chunk instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + 32 > chunk.length) {
       throw new CoreError('BAD_INPUT', `setChunk: need 32 bytes at offset ${offset}`);
     }
+    const root = this.live.root;
+    const bits = gindexBits(gindex);
     const leaf = this.store.newLeaf(chunk, offset);
-    this.replace(setNodeByBits(this.store, this.live.root, gindexBits(gindex), leaf));
-    this.store.dropIfUnheld(leaf);
+    try {
+      this.replace(setNodeByBits(this.store, root, bits, leaf));
+    } finally {
+      this.store.dropIfUnheld(leaf); // a no-op or failed write leaves it unheld
+    }
   }
 
   /** The proof of the 32 bytes at `gindex`. */

@@ -191,3 +191,15 @@ describe('types', () => {
     >();
   });
 });
+
+describe('uint64Number encoding edge cases', () => {
+  it('encodes every integer up to 2^53 exactly and rejects the rest with SszError', () => {
+    for (const n of [0, 1, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 32e9, 2 ** 52 + 3, 2 ** 53 - 1, 2 ** 53]) {
+      expect(toHex(uint64Number.serialize(n)), String(n)).toBe(toHex(uint64.serialize(BigInt(n))));
+    }
+    for (const bad of [-1, 0.5, 2 ** 53 + 2, NaN, -Infinity, 5n as unknown as number, '5' as unknown as number]) {
+      expect(() => uint64Number.serialize(bad), String(bad)).toThrow(SszError);
+      expect(() => list(uint64Number, 4).hashTreeRoot([1, bad]), String(bad)).toThrow(SszError);
+    }
+  });
+});

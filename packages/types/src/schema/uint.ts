@@ -249,7 +249,7 @@ export class Uint64NumberType extends BasicType<number, number[]> {
   }
   _write(dv: DataView, offset: number, value: number): void {
     // Fast path: a uint32, the common case for epochs and indices.
-    if ((value >>> 0) === value) {
+    if (typeof value === 'number' && (value >>> 0) === value) {
       dv.setUint32(offset, value, true);
       dv.setUint32(offset + 4, 0, true);
       return;
@@ -259,22 +259,30 @@ export class Uint64NumberType extends BasicType<number, number[]> {
       dv.setUint32(offset + 4, 0xffffffff, true);
       return;
     }
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > TWO_POW_53) {
+    if (typeof value !== 'number' || !(value >= 0 && value <= TWO_POW_53) || Math.floor(value) !== value) {
       throw new SszError('INVALID_VALUE', `${String(value)} is not a uint64Number (an integer 0..2^53, or Infinity)`, offset);
     }
-    const hi = Math.floor(value / TWO_POW_32);
-    dv.setUint32(offset, value - hi * TWO_POW_32, true);
-    dv.setUint32(offset + 4, hi, true);
+    // ToUint32 takes the low word exactly for integers up to 2^53; the high word fits in 22 bits.
+    dv.setUint32(offset, value >>> 0, true);
+    dv.setUint32(offset + 4, (value / TWO_POW_32) >>> 0, true);
   }
   /** Packs without per-element bookkeeping; on a bad element, the generic path re-finds it with its index. */
   _pack(a: number[]): Uint8Array {
-    if (!Array.isArray(a)) return packGeneric(this, a);
+    if (!LITTLE_ENDIAN || !Array.isArray(a)) return packGeneric(this, a);
     const out = new Uint8Array(Math.ceil(a.length / 4) * 32);
-    const dv = new DataView(out.buffer);
-    try {
-      for (let i = 0; i < a.length; i++) this._write(dv, 8 * i, a[i] as number);
-    } catch {
-      return packGeneric(this, a);
+    // Word stores into a Uint32Array view beat DataView calls in this loop.
+    const words = new Uint32Array(out.buffer);
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i] as number;
+      if (typeof v === 'number' && v >= 0 && v <= TWO_POW_53 && Math.floor(v) === v) {
+        words[2 * i] = v >>> 0;
+        words[2 * i + 1] = (v / TWO_POW_32) >>> 0;
+      } else if (v === Infinity) {
+        words[2 * i] = 0xffffffff;
+        words[2 * i + 1] = 0xffffffff;
+      } else {
+        return packGeneric(this, a); // re-finds the bad element and names its index
+      }
     }
     return out;
   }

@@ -24,8 +24,8 @@ import { setHasher } from '@chainsafe/persistent-merkle-tree';
 import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
 import * as cs from '@chainsafe/ssz';
 import { getHasher } from '@ssztree/hasher';
-import { boolean, byteVector, container, list, toHex, uint64, uint64Number } from '../packages/types/src/index.js';
-import { mainnet } from '../packages/types/src/consensus/index.js';
+import { boolean, byteVector, container, list, toHex, uint64, uint64Number } from '@ssztree/types';
+import { mainnet } from '@ssztree/types/consensus';
 import { writeSection } from './lib/docs.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
 

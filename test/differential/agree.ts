@@ -1,6 +1,6 @@
 /** The differential check: our codec and @chainsafe/ssz agree on one value. */
 import { expect } from 'vitest';
-import { toHex, type SszType } from '../../packages/types/src/index.js';
+import { toHex, type SszType } from '@ssztree/types';
 import { peerType, peerValue } from './bridge.js';
 
 export function expectAgreement(type: SszType<unknown>, value: unknown): void {

@@ -25,7 +25,7 @@ import {
   VectorCompositeType,
   type BasicType,
   type SszType,
-} from '../../packages/types/src/index.js';
+} from '@ssztree/types';
 
 type AnyOurs = SszType<unknown>;
 type Arb = fc.Arbitrary<unknown>;

@@ -24,7 +24,7 @@ import {
   VectorBasicType,
   VectorCompositeType,
   type SszType,
-} from '../../packages/types/src/index.js';
+} from '@ssztree/types';
 
 export type PeerType = cs.Type<unknown>;
 type AnyOurs = SszType<unknown>;

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
-import { SszType } from '../../packages/types/src/index.js';
-import { FORKS, mainnet, minimal } from '../../packages/types/src/consensus/index.js';
+import { SszType } from '@ssztree/types';
+import { FORKS, mainnet, minimal } from '@ssztree/types/consensus';
 import { expectAgreement } from './agree.js';
 import { arbitrary } from './arbitrary.js';
 

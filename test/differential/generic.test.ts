@@ -22,7 +22,7 @@ import {
   union,
   vector,
   type SszType,
-} from '../../packages/types/src/index.js';
+} from '@ssztree/types';
 import { expectAgreement } from './agree.js';
 import { arbitrary } from './arbitrary.js';
 

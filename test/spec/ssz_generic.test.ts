@@ -24,7 +24,7 @@ import {
   uint256,
   vector,
   type SszType,
-} from '../../packages/types/src/index.js';
+} from '@ssztree/types';
 import { listDirs, readBytes, readRoot, readYaml, specTestsDir } from './specFiles.js';
 
 // The test containers as the consensus-specs ssz_generic generator defines them.

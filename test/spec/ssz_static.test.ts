@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { toHex, type SszType } from '../../packages/types/src/index.js';
-import { minimal } from '../../packages/types/src/consensus/index.js';
+import { toHex, type SszType } from '@ssztree/types';
+import { minimal } from '@ssztree/types/consensus';
 import { listDirs, readBytes, readRoot, readYaml, specTestsDir } from './specFiles.js';
 
 const TYPES = [

@@ -29,7 +29,7 @@ describe('ssz_static phase0 minimal (spec v0.12.x)', () => {
   });
 
   for (const name of TYPES) {
-    it(`${name}: 123 cases decode, re-encode, and match root and value`, () => {
+    it(`${name}: 123 cases decode, re-encode, and match root and value (also through toTree/fromTree)`, () => {
       const type = minimal.phase0[name] as unknown as SszType<unknown>;
       let cases = 0;
       for (const suite of listDirs(join(root, name))) {
@@ -40,6 +40,11 @@ describe('ssz_static phase0 minimal (spec v0.12.x)', () => {
           const label = `${name}/${suite}/${c}`;
           expect(toHex(type.serialize(value)), label).toBe(toHex(bytes));
           expect(toHex(type.hashTreeRoot(value)), label).toBe(readRoot(join(dir, 'roots.yaml')));
+          // The same root through the tree path, and the value back from the tree.
+          const tree = type.toTree(value);
+          expect(toHex(tree.root), label).toBe(readRoot(join(dir, 'roots.yaml')));
+          expect(type.equals(type.fromTree(tree), value), label).toBe(true);
+          tree.dispose();
           expect(type.equals(value, type.fromJson(readYaml(join(dir, 'value.yaml')))), label).toBe(true);
           cases++;
         }

@@ -34,7 +34,11 @@ export type SszErrorCode =
   /** A type definition that SSZ does not allow (e.g. a vector of length 0). */
   | 'INVALID_TYPE'
   /** The output buffer is too small, or the write offset is out of range. */
-  | 'BUFFER_TOO_SMALL';
+  | 'BUFFER_TOO_SMALL'
+  /** A tree node does not have the shape the type needs (an opaque node, a leaf where a branch belongs, a bad length leaf). */
+  | 'BAD_TREE'
+  /** A view path or index that the type does not have (a field name it lacks, an index past the length). */
+  | 'BAD_PATH';
 
 export class SszError extends Error {
   override readonly name = 'SszError';

@@ -14,12 +14,16 @@
  * - Inner types throw with an empty type path; composite types prepend
  *   `.field` / `[i]`, and the public entry points prepend the type name.
  *
- * Tree conversion (`toTree`/`fromTree`) is a later addition: it will be one
- * more pair of primitives here, implemented per schema next to its codec.
+ * Tree conversion is one more pair of primitives, implemented per schema
+ * next to its codec: `_toNode(value, store)` builds the value's subtree in
+ * the SSZ merkleization layout (its hash equals `hashTreeRoot(value)`) and
+ * `_fromNode(store, node)` reads it back, validating like the decoder.
  * @module
  */
+import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { SszError, withPath } from './errors.js';
 import type { Json } from './json.js';
+import { readChunk, treeError } from './tree/nodes.js';
 
 /** The public interface of every schema. */
 export interface Type<V> {
@@ -45,6 +49,10 @@ export interface Type<V> {
   fromJson(json: unknown): V;
   /** The serialized size of `value`. */
   sizeOf(value: V): number;
+  /** The value as a persistent tree of `store`; its root equals `hashTreeRoot(value)`. */
+  toTree(value: V, store?: NodeStore): Tree;
+  /** The value held by a tree (or by a node of `store`). */
+  fromTree(tree: Tree | NodeId, store?: NodeStore): V;
 }
 
 /** The value type a schema describes: `ValueOf<typeof Validator>`. */
@@ -73,6 +81,10 @@ export abstract class SszType<V> implements Type<V> {
   abstract _size(value: V): number;
   /** @internal Writes the 32-byte root at `out[offset]`. */
   abstract _rootInto(value: V, out: Uint8Array, offset: number): void;
+  /** @internal The value's subtree in `store` (floating); validates the value like `_encode`. */
+  abstract _toNode(value: V, store: NodeStore): NodeId;
+  /** @internal The value of the subtree at `node`; rejects wrong shapes with `BAD_TREE` and bad contents like `_decode`. */
+  abstract _fromNode(store: NodeStore, node: NodeId): V;
 
   abstract defaultValue(): V;
   abstract equals(a: V, b: V): boolean;
@@ -147,6 +159,25 @@ export abstract class SszType<V> implements Type<V> {
       return out;
     } catch (e) {
       throw withPath(e, this.typeName);
+    }
+  }
+
+  toTree(value: V, store: NodeStore = defaultStore): Tree {
+    try {
+      return new Tree(this._toNode(value, store), store);
+    } catch (e) {
+      throw withPath(treeError(e), this.typeName);
+    }
+  }
+
+  fromTree(tree: Tree | NodeId, store: NodeStore = defaultStore): V {
+    try {
+      if (tree instanceof Tree) return this._fromNode(tree.store, tree.rootNode);
+      if (typeof tree !== 'number') throw new SszError('INVALID_VALUE', 'fromTree expects a Tree or a node id');
+      store.check(tree);
+      return this._fromNode(store, tree);
+    } catch (e) {
+      throw withPath(treeError(e), this.typeName);
     }
   }
 
@@ -248,6 +279,18 @@ export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
   }
   _size(): number {
     return this.byteLength;
+  }
+  _toNode(value: V, store: NodeStore): NodeId {
+    const chunk = new Uint8Array(32);
+    this._rootInto(value, chunk, 0);
+    return store.leaf(chunk);
+  }
+  _fromNode(store: NodeStore, node: NodeId): V {
+    const chunk = readChunk(store, node);
+    for (let i = this.byteLength; i < 32; i++) {
+      if (chunk[i] !== 0) throw new SszError('BAD_TREE', `a ${this.typeName} leaf has non-zero bytes past its value`);
+    }
+    return this._read(new DataView(chunk.buffer), 0);
   }
   _decode(_data: Uint8Array, dv: DataView, start: number, end: number): V {
     this._checkFixed(start, end);

@@ -6,9 +6,13 @@
  * @module
  */
 import { BitArray, checkBitArray } from '../bitArray.js';
+import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { fromHex, toHex, type Json } from '../json.js';
-import { merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { depthForLimit, merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { checkPadding } from '../tree/elements.js';
+import { readChunks, readMixed } from '../tree/nodes.js';
+import { padChunks } from './byteVector.js';
 import { SszType } from '../type.js';
 
 export class BitlistType extends SszType<BitArray> {
@@ -71,6 +75,22 @@ export class BitlistType extends SszType<BitArray> {
     chunks.set(value.uint8Array);
     merkleizeInto(chunks, this.chunkLimit, out, offset);
     mixInLengthInto(out, offset, value.bitLen);
+  }
+  _toNode(value: BitArray, store: NodeStore): NodeId {
+    this.check(value, -1);
+    return store.withLength(store.fromChunks(padChunks(value.uint8Array), depthForLimit(this.chunkLimit)), value.bitLen);
+  }
+  _fromNode(store: NodeStore, node: NodeId): BitArray {
+    const { length, contents } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} bits exceed the limit of ${this.limit}`);
+    const bytes = Math.ceil(length / 8);
+    const chunks = readChunks(store, contents, depthForLimit(this.chunkLimit), Math.ceil(bytes / 32));
+    checkPadding(chunks, bytes);
+    const value = new BitArray(chunks.slice(0, bytes), length);
+    if (length % 8 !== 0 && (value.uint8Array[bytes - 1] as number) >> (length % 8) !== 0) {
+      throw new SszError('BAD_BITS', `bits above bit ${length} are set`);
+    }
+    return value;
   }
   defaultValue(): BitArray {
     return BitArray.fromBitLen(0);

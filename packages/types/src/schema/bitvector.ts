@@ -4,9 +4,13 @@
  * @module
  */
 import { BitArray, checkBitArray } from '../bitArray.js';
+import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { fromHex, toHex, type Json } from '../json.js';
-import { merkleizeInto } from '../merkle.js';
+import { depthForLimit, merkleizeInto } from '../merkle.js';
+import { checkPadding } from '../tree/elements.js';
+import { readChunks } from '../tree/nodes.js';
+import { padChunks } from './byteVector.js';
 import { SszType } from '../type.js';
 
 export class BitvectorType extends SszType<BitArray> {
@@ -57,6 +61,19 @@ export class BitvectorType extends SszType<BitArray> {
     const chunks = new Uint8Array(32 * this.chunkCount);
     chunks.set(value.uint8Array);
     merkleizeInto(chunks, this.chunkCount, out, offset);
+  }
+  _toNode(value: BitArray, store: NodeStore): NodeId {
+    this.check(value, -1);
+    return store.fromChunks(padChunks(value.uint8Array), depthForLimit(this.chunkCount));
+  }
+  _fromNode(store: NodeStore, node: NodeId): BitArray {
+    const chunks = readChunks(store, node, depthForLimit(this.chunkCount), this.chunkCount);
+    checkPadding(chunks, this.fixedSize);
+    const value = new BitArray(chunks.slice(0, this.fixedSize), this.length);
+    if (this.length % 8 !== 0 && (value.uint8Array[this.fixedSize - 1] as number) >> (this.length % 8) !== 0) {
+      throw new SszError('BAD_BITS', `padding bits above bit ${this.length} are set`);
+    }
+    return value;
   }
   override _chunkInto(value: BitArray, out: Uint8Array, offset: number): void {
     this.check(value, -1);

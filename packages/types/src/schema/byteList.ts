@@ -4,11 +4,14 @@
  * limit's depth with the length mixed in.
  * @module
  */
+import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { fromHex, toHex, type Json } from '../json.js';
-import { merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { depthForLimit, merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { checkPadding } from '../tree/elements.js';
+import { readChunks, readMixed } from '../tree/nodes.js';
 import { SszType } from '../type.js';
-import { bytesEqual } from './byteVector.js';
+import { bytesEqual, padChunks } from './byteVector.js';
 
 export class ByteListType extends SszType<Uint8Array> {
   readonly typeName: string;
@@ -60,6 +63,17 @@ export class ByteListType extends SszType<Uint8Array> {
     }
     merkleizeInto(chunks, this.chunkLimit, out, offset);
     mixInLengthInto(out, offset, value.length);
+  }
+  _toNode(value: Uint8Array, store: NodeStore): NodeId {
+    this.check(value, -1);
+    return store.withLength(store.fromChunks(padChunks(value), depthForLimit(this.chunkLimit)), value.length);
+  }
+  _fromNode(store: NodeStore, node: NodeId): Uint8Array {
+    const { length, contents } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} bytes exceed the limit of ${this.limit}`);
+    const chunks = readChunks(store, contents, depthForLimit(this.chunkLimit), Math.ceil(length / 32));
+    checkPadding(chunks, length);
+    return chunks.subarray(0, length);
   }
   defaultValue(): Uint8Array {
     return new Uint8Array(0);

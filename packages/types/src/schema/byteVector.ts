@@ -5,9 +5,12 @@
  * level.
  * @module
  */
+import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { fromHex, toHex, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, merkleizeInto, scatterRoots } from '../merkle.js';
+import { checkPadding } from '../tree/elements.js';
+import { readChunks } from '../tree/nodes.js';
 import { SszType } from '../type.js';
 
 export class ByteVectorType extends SszType<Uint8Array> {
@@ -67,6 +70,16 @@ export class ByteVectorType extends SszType<Uint8Array> {
     merkleizeInto(padded, 1 << this.depth, out, offset);
   }
 
+  _toNode(value: Uint8Array, store: NodeStore): NodeId {
+    this.check(value, -1);
+    return store.fromChunks(padChunks(value), this.depth);
+  }
+  _fromNode(store: NodeStore, node: NodeId): Uint8Array {
+    const chunks = readChunks(store, node, this.depth, Math.ceil(this.length / 32));
+    checkPadding(chunks, this.length);
+    return chunks.subarray(0, this.length);
+  }
+
   override _chunkInto(value: Uint8Array, out: Uint8Array, offset: number): void {
     this.check(value, -1);
     out.set(value, offset);
@@ -111,6 +124,14 @@ export class ByteVectorType extends SszType<Uint8Array> {
     if (bytes.length !== this.length) throw new SszError('INVALID_JSON', `expected ${this.length} bytes of hex, got ${bytes.length}`);
     return bytes;
   }
+}
+
+/** `bytes` zero-padded to whole chunks (the input itself when already whole). */
+export function padChunks(bytes: Uint8Array): Uint8Array {
+  if (bytes.length % 32 === 0) return bytes;
+  const out = new Uint8Array(Math.ceil(bytes.length / 32) * 32);
+  out.set(bytes);
+  return out;
 }
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {

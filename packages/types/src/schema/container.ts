@@ -15,9 +15,11 @@
  * level for all values at once.
  * @module
  */
+import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
+import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { BasicType, SszType, type ValueOf } from '../type.js';
 import { generateCodec, type CodegenField } from './containerCodegen.js';
 
@@ -179,6 +181,44 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   }
   /** Batch scratch, reused across calls (a container never contains itself, so no re-entry). */
   private scratch: Uint8Array | null = null;
+
+  _toNode(value: ContainerValue<F>, store: NodeStore): NodeId {
+    if (typeof value !== 'object' || value === null) {
+      throw new SszError('INVALID_VALUE', `expected an object, got ${value === null ? 'null' : typeof value}`);
+    }
+    const record = value as Record<string, unknown>;
+    const infos = this.infos;
+    const nodes = new Array<NodeId>(infos.length);
+    for (let i = 0; i < infos.length; i++) {
+      const f = infos[i] as FieldInfo;
+      try {
+        nodes[i] = f.type._toNode(record[f.name], store);
+      } catch (e) {
+        throw withPath(e, f.segment);
+      }
+    }
+    return subtreeFromNodes(store, nodes, this.depth);
+  }
+
+  _fromNode(store: NodeStore, node: NodeId): ContainerValue<F> {
+    const infos = this.infos;
+    const nodes = readNodes(store, node, this.depth, infos.length);
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < infos.length; i++) {
+      const f = infos[i] as FieldInfo;
+      try {
+        out[f.name] = f.type._fromNode(store, nodes[i] as NodeId);
+      } catch (e) {
+        throw withPath(e, f.segment);
+      }
+    }
+    return out as ContainerValue<F>;
+  }
+
+  /** Field names in order. */
+  get fieldNames(): readonly string[] {
+    return this.infos.map((f) => f.name);
+  }
 
   defaultValue(): ContainerValue<F> {
     const out: Record<string, unknown> = {};

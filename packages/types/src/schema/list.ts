@@ -6,10 +6,13 @@
  * through the element type's `_rootsInto`.
  * @module
  */
+import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
-import { MAX_REUSED_ROOTS, growScratch, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';
 import { SszType, type BasicArray, type BasicType } from '../type.js';
+import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
+import { readChunks, readMixed, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
 import { fromJsonItems, jsonItem } from './vector.js';
 
@@ -62,6 +65,18 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     this.check(value, -1);
     merkleizeInto(this.elementType._pack(value), this.chunkLimit, out, offset);
     mixInLengthInto(out, offset, value.length);
+  }
+  _toNode(value: A, store: NodeStore): NodeId {
+    this.check(value, -1);
+    return store.withLength(store.fromChunks(this.elementType._pack(value), depthForLimit(this.chunkLimit)), value.length);
+  }
+  _fromNode(store: NodeStore, node: NodeId): A {
+    const { length, contents } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    const bytes = length * this.elementType.byteLength;
+    const chunks = readChunks(store, contents, depthForLimit(this.chunkLimit), Math.ceil(bytes / 32));
+    checkPadding(chunks, bytes);
+    return this.elementType._decodeArray(chunks, new DataView(chunks.buffer), 0, length);
   }
   defaultValue(): A {
     return this.elementType._newArray(0);
@@ -125,6 +140,16 @@ export class ListCompositeType<V> extends SszType<V[]> {
     this.elementType._rootsInto(value, roots, 0);
     merkleizeInPlace(roots, value.length, this.limit, out, offset);
     mixInLengthInto(out, offset, value.length);
+  }
+  _toNode(value: V[], store: NodeStore): NodeId {
+    this.check(value, -1);
+    const nodes = elementNodes(this.elementType, value, store);
+    return store.withLength(subtreeFromNodes(store, nodes, depthForLimit(this.limit)), value.length);
+  }
+  _fromNode(store: NodeStore, node: NodeId): V[] {
+    const { length, contents } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    return elementValues(this.elementType, store, readNodes(store, contents, depthForLimit(this.limit), length));
   }
   /** Element roots, reused across calls (a type never contains itself, so no re-entry). */
   private rootScratch(count: number): Uint8Array {

@@ -5,9 +5,11 @@
  * SHA-256(root(value) ‖ uint256-le(selector)), with the zero chunk for None.
  * @module
  */
+import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
 import { mixInLengthInto } from '../merkle.js';
+import { readChunk, readMixed } from '../tree/nodes.js';
 import { SszType, type ValueOf } from '../type.js';
 
 export type UnionOptions = readonly (SszType<unknown> | null)[];
@@ -103,6 +105,28 @@ export class UnionType<O extends UnionOptions> extends SszType<UnionValue<O>> {
       }
     }
     mixInLengthInto(out, offset, selected.selector);
+  }
+  _toNode(value: UnionValue<O>, store: NodeStore): NodeId {
+    const { type, selected } = this.check(value, -1);
+    if (type === null) return store.withLength(store.zero(0), 0);
+    try {
+      return store.withLength(type._toNode(selected.value, store), selected.selector);
+    } catch (e) {
+      throw withPath(e, `[${selected.selector}]`);
+    }
+  }
+  _fromNode(store: NodeStore, node: NodeId): UnionValue<O> {
+    const { length: selector, contents } = readMixed(store, node);
+    const type = this.option(selector, -1);
+    if (type === null) {
+      if (readChunk(store, contents).some((b) => b !== 0)) throw new SszError('BAD_TREE', 'None must have the zero chunk as its value');
+      return { selector, value: null } as UnionValue<O>;
+    }
+    try {
+      return { selector, value: type._fromNode(store, contents) } as UnionValue<O>;
+    } catch (e) {
+      throw withPath(e, `[${selector}]`);
+    }
   }
   defaultValue(): UnionValue<O> {
     const first = this.options[0] as SszType<unknown> | null;

@@ -4,10 +4,13 @@
  * vectors of composites are plain arrays of element values.
  * @module
  */
+import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
-import { MAX_REUSED_ROOTS, growScratch, merkleizeInPlace, merkleizeInto } from '../merkle.js';
+import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto } from '../merkle.js';
 import { SszType, type BasicArray, type BasicType } from '../type.js';
+import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
+import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
 
 function checkLength(length: number, name: string): void {
@@ -57,6 +60,15 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   _rootInto(value: A, out: Uint8Array, offset: number): void {
     this.check(value, -1);
     merkleizeInto(this.elementType._pack(value), this.chunkCount, out, offset);
+  }
+  _toNode(value: A, store: NodeStore): NodeId {
+    this.check(value, -1);
+    return store.fromChunks(this.elementType._pack(value), depthForLimit(this.chunkCount));
+  }
+  _fromNode(store: NodeStore, node: NodeId): A {
+    const chunks = readChunks(store, node, depthForLimit(this.chunkCount), this.chunkCount);
+    checkPadding(chunks, this.fixedSize);
+    return this.elementType._decodeArray(chunks, new DataView(chunks.buffer), 0, this.length);
   }
   defaultValue(): A {
     return this.elementType._newArray(this.length);
@@ -122,6 +134,13 @@ export class VectorCompositeType<V> extends SszType<V[]> {
     const roots = this.rootScratch(this.length);
     this.elementType._rootsInto(value, roots, 0);
     merkleizeInPlace(roots, this.length, this.length, out, offset);
+  }
+  _toNode(value: V[], store: NodeStore): NodeId {
+    this.check(value, -1);
+    return subtreeFromNodes(store, elementNodes(this.elementType, value, store), depthForLimit(this.length));
+  }
+  _fromNode(store: NodeStore, node: NodeId): V[] {
+    return elementValues(this.elementType, store, readNodes(store, node, depthForLimit(this.length), this.length));
   }
   /** Element roots, reused across calls (a type never contains itself, so no re-entry). */
   private rootScratch(count: number): Uint8Array {

@@ -1,0 +1,152 @@
+/**
+ * `toTree` / `fromTree` on every kind of schema and on the consensus
+ * containers: the tree's root equals the value root, and the value read back
+ * from the tree equals the value (fast-check values from `arbitrary.ts`).
+ * Malformed trees are rejected with `SszError`, never a core error.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NodeStore } from '@ssztree/core';
+import {
+  bitlist,
+  bitvector,
+  boolean,
+  byteList,
+  byteVector,
+  container,
+  list,
+  SszError,
+  SszType,
+  uint8,
+  uint16,
+  uint32,
+  uint64,
+  uint64Number,
+  uint128,
+  uint256,
+  union,
+  vector,
+} from '@ssztree/types';
+import { FORKS, minimal } from '@ssztree/types/consensus';
+import { arbitrary } from './arbitrary.js';
+
+const Small = container({ a: uint8, b: uint64, c: boolean }, 'Small');
+const Var = container({ x: uint16, ys: list(uint32, 9), z: byteList(33), bits: bitlist(70) }, 'Var');
+
+const KINDS: Record<string, SszType<unknown>> = {
+  uint8,
+  uint16,
+  uint32,
+  uint64,
+  uint64Number,
+  uint128,
+  uint256,
+  boolean,
+  'byteVector(1)': byteVector(1),
+  'byteVector(48)': byteVector(48),
+  'byteVector(100)': byteVector(100),
+  'byteList(0)': byteList(0),
+  'byteList(1)': byteList(1),
+  'byteList(100)': byteList(100),
+  'bitvector(1)': bitvector(1),
+  'bitvector(300)': bitvector(300),
+  'bitlist(0)': bitlist(0),
+  'bitlist(9)': bitlist(9),
+  'bitlist(600)': bitlist(600),
+  'vector(uint8, 33)': vector(uint8, 33),
+  'vector(uint16, 5)': vector(uint16, 5),
+  'vector(uint64, 9)': vector(uint64, 9),
+  'vector(uint64Number, 7)': vector(uint64Number, 7),
+  'vector(uint256, 3)': vector(uint256, 3),
+  'vector(boolean, 40)': vector(boolean, 40),
+  'vector(byteVector(48), 5)': vector(byteVector(48), 5),
+  'vector(Var, 3)': vector(Var, 3),
+  'list(uint8, 100)': list(uint8, 100),
+  'list(uint64, 0)': list(uint64, 0),
+  'list(uint32, 2^20)': list(uint32, 2 ** 20),
+  'list(uint64, 2^40)': list(uint64, 2 ** 40),
+  'list(uint128, 5)': list(uint128, 5),
+  'list(boolean, 3)': list(boolean, 3),
+  'list(Small, 0)': list(Small, 0),
+  'list(Small, 2^40)': list(Small, 2 ** 40),
+  'list(Var, 7)': list(Var, 7),
+  'list(list(uint16, 3), 4)': list(list(uint16, 3), 4),
+  'list(byteVector(48), 1000)': list(byteVector(48), 1000),
+  Small,
+  Var,
+  Nested: container({ s: Small, v: Var, l: list(Small, 3), vec: vector(Small, 2), u: union([uint8, Var]) }, 'Nested'),
+  'union([null, uint64, Var])': union([null, uint64, Var]),
+  'union([byteList(5)])': union([byteList(5)]),
+};
+
+function roundTrip(type: SszType<unknown>, value: unknown): void {
+  const tree = type.toTree(value);
+  expect(Buffer.from(tree.root).toString('hex')).toBe(Buffer.from(type.hashTreeRoot(value)).toString('hex'));
+  const back = type.fromTree(tree);
+  expect(type.equals(back, value)).toBe(true);
+  expect(type.serialize(back)).toEqual(type.serialize(value));
+  tree.dispose();
+}
+
+function containersOf(fork: object): [string, SszType<unknown>][] {
+  return Object.entries(fork).filter((e): e is [string, SszType<unknown>] => e[1] instanceof SszType && /^[A-Z]/.test(e[0]) && e[0] !== 'Blob');
+}
+
+describe('toTree / fromTree: every kind', () => {
+  for (const [name, type] of Object.entries(KINDS)) {
+    it(name, () => {
+      fc.assert(fc.property(arbitrary(type), (value) => roundTrip(type, value)), { numRuns: 60 });
+    });
+  }
+});
+
+describe('toTree / fromTree: consensus containers (minimal)', () => {
+  for (const fork of FORKS) {
+    it(`minimal.${fork}: every container`, () => {
+      for (const [, type] of containersOf(minimal[fork])) {
+        fc.assert(fc.property(arbitrary(type), (value) => roundTrip(type, value)), { numRuns: 5 });
+      }
+    });
+  }
+});
+
+describe('toTree / fromTree: edges', () => {
+  it('a tree in another store reads back through the Tree handle', () => {
+    const store = new NodeStore();
+    const T = list(Small, 10);
+    const value = [{ a: 1, b: 2n, c: true }];
+    const tree = T.toTree(value, store);
+    expect(tree.store).toBe(store);
+    expect(T.fromTree(tree)).toEqual(value);
+    expect(T.fromTree(tree.rootNode, store)).toEqual(value);
+  });
+
+  it('a tree of the wrong shape throws SszError (BAD_TREE or a decode code), never a core error', () => {
+    const store = new NodeStore();
+    const leaf = store.leaf(new Uint8Array(32).fill(7));
+    const bad: [SszType<unknown>, number][] = [
+      [list(uint64, 8), leaf], // a leaf where a list node belongs
+      [Small, leaf],
+      [boolean, leaf], // 7 is not a boolean
+      [uint8, leaf], // bytes past the value are set
+      [list(uint8, 4), store.withLength(store.zero(0), 9)], // length past the limit
+      [union([null, uint8]), store.withLength(leaf, 0)], // None with a non-zero value
+      [union([uint8]), store.withLength(leaf, 3)], // selector out of range
+      [Small, store.opaque(new Uint8Array(32))],
+    ];
+    for (const [type, node] of bad) {
+      let caught: unknown;
+      try {
+        type.fromTree(node, store);
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught, type.typeName).toBeInstanceOf(SszError);
+    }
+  });
+
+  it('a bad value throws SszError with its path and builds nothing', () => {
+    const T = container({ xs: list(uint8, 2) }, 'T');
+    expect(() => T.toTree({ xs: new Uint8Array(3) })).toThrow(/LIMIT_EXCEEDED at T\.xs/);
+  });
+});

@@ -23,6 +23,7 @@ import { zeroHashInto } from '@ssztree/hasher';
 import { CoreError } from './errors.js';
 import { flushPending } from './hashing.js';
 import { IdList } from './idList.js';
+import { collectFloating, floatSince, freeCascade, pendingMarks } from './reclaim.js';
 import {
   KIND_BRANCH,
   KIND_COUNT,
@@ -46,8 +47,6 @@ const PAGE_SHIFT = 15;
 const WIDE_PAGE_DATA_SHIFT = 18;
 /** Floating nodes listed before a sweep is scheduled. */
 const NURSERY_SWEEP_THRESHOLD = 1 << 14;
-/** Dead pending entries tolerated before the pending lists are compacted. */
-const DEAD_PENDING_THRESHOLD = 1 << 16;
 /** Dirty heights are bytes; deeper unhashed chains are flushed first. */
 const MAX_DIRTY_HEIGHT = 255;
 
@@ -86,7 +85,6 @@ export class StoreCore {
   readonly nursery = new IdList(1024);
   /** Shared staging buffer of the flush (grown per flush, trimmed after). */
   staging: Uint8Array = new Uint8Array(1 << 16);
-  private readonly freeStack = new IdList(256);
   private sweepScheduled = false;
 
   constructor() {
@@ -337,32 +335,6 @@ export class StoreCore {
     if (pool.rc(slot) === 0 && (pool.state(slot) & FLAG_FREE) === 0) this.freeCascade(id);
   }
 
-  /**
-   * Where the pending lists end now, for `floatSince`: the lists a write of
-   * `depth` levels can append to (heights up to max + depth + 1, and the wide
-   * lists).
-   */
-  pendingMarks(depth: number): number[] {
-    const upto = Math.min(MAX_DIRTY_HEIGHT, this.maxPendingHeight + depth + 1);
-    const marks = [upto];
-    for (let h = 1; h <= upto; h++) marks.push(this.pendingByHeight[h]!.length);
-    for (let d = 1; d <= MAX_WIDE_DEPTH; d++) marks.push(this.widePending[d]!.length);
-    return marks;
-  }
-
-  /** Floats every unheld node listed after `marks`: the fragments of a write that failed part way. */
-  floatSince(marks: readonly number[]): void {
-    const upto = marks[0]!;
-    const lists = [...this.pendingByHeight.slice(1, upto + 1), ...this.widePending.slice(1)];
-    lists.forEach((list, i) => {
-      for (let j = Math.min(marks[i + 1]!, list.length); j < list.length; j++) {
-        const id = list.items[j]!;
-        const pool = this.pools[id & 15]!;
-        if ((pool.state(id >>> 4) & FLAG_FREE) === 0 && pool.rc(id >>> 4) === 0) this.float(id);
-      }
-    });
-  }
-
   /** True when a chunk node holds the 32 bytes at `bytes[offset]`. */
   sameBytes(id: NodeId, bytes: Uint8Array, offset: number): boolean {
     const pool = this.pools[id & 15]!;
@@ -371,43 +343,6 @@ export class StoreCore {
     const o = (slot & pool.mask) << 5;
     for (let i = 0; i < 32; i++) if (h[o + i] !== bytes[offset + i]) return false;
     return true;
-  }
-
-  /** Frees `id` (whose count is zero) and every node only it held. */
-  private freeCascade(id: NodeId): void {
-    const stack = this.freeStack;
-    stack.push(id);
-    while (stack.length > 0) {
-      const x = stack.pop();
-      const kind = x & 15;
-      const pool = this.pools[kind]!;
-      const slot = x >>> 4;
-      const m = pool.meta[slot >>> pool.shift]!;
-      const base = (slot & pool.mask) * pool.stride;
-      if (kind === KIND_BRANCH) {
-        this.releaseChild(m[base]!, stack);
-        this.releaseChild(m[base + 1]!, stack);
-      }
-      const st = m[base + pool.stAt]! | FLAG_FREE;
-      pool.live--;
-      if ((st & FLAG_PENDING) !== 0) this.deadPending++;
-      if ((st & (FLAG_PENDING | FLAG_NURSERY)) === 0) {
-        m[base + pool.stAt] = FLAG_FREE;
-        pool.recycle(slot);
-      } else {
-        m[base + pool.stAt] = st;
-      }
-    }
-    if (this.deadPending > DEAD_PENDING_THRESHOLD && this.deadPending * 2 > this.pendingEntries) this.compactPending();
-  }
-
-  private releaseChild(child: NodeId, stack: IdList): void {
-    if ((child & 15) === KIND_ZERO) return;
-    const pool = this.pools[child & 15]!;
-    const slot = child >>> 4;
-    const m = pool.meta[slot >>> pool.shift]!;
-    const at = (slot & pool.mask) * pool.stride + pool.rcAt;
-    if (--m[at]! === 0) stack.push(child);
   }
 
   /** Takes a node off a list (`flag`); recycles its slot if it is free and listed nowhere else. */
@@ -423,21 +358,19 @@ export class StoreCore {
     }
   }
 
-  /** Drops dead entries from the pending lists so their slots can be reused without a flush. */
-  private compactPending(): void {
-    const compact = (list: IdList): void => {
-      let k = 0;
-      for (let i = 0; i < list.length; i++) {
-        const id = list.items[i]!;
-        if ((this.pools[id & 15]!.state(id >>> 4) & FLAG_FREE) !== 0) this.unlist(id, FLAG_PENDING);
-        else list.items[k++] = id;
-      }
-      this.pendingEntries -= list.length - k;
-      list.length = k;
-    };
-    for (const list of this.pendingByHeight) compact(list);
-    for (const list of this.widePending) compact(list);
-    this.deadPending = 0;
+  /** Frees `id` (whose count is zero) and every node only it held, iteratively. */
+  freeCascade(id: NodeId): void {
+    freeCascade(this, id);
+  }
+
+  /** Where the pending lists end now (see `floatSince`). */
+  pendingMarks(depth: number): number[] {
+    return pendingMarks(this, depth);
+  }
+
+  /** Floats every unheld node listed after `marks`: the fragments of a write that failed part way. */
+  floatSince(marks: readonly number[]): void {
+    floatSince(this, marks);
   }
 
   /**
@@ -445,22 +378,7 @@ export class StoreCore {
    * point: an unattached id created before the sweep is invalid after it.
    */
   collect(): void {
-    const list = this.nursery;
-    // Freeing can cascade but never adds to the nursery, so one pass suffices.
-    for (let i = 0; i < list.length; i++) {
-      const id = list.items[i]!;
-      const pool = this.pools[id & 15]!;
-      const slot = id >>> 4;
-      const st = pool.state(slot);
-      if ((st & FLAG_FREE) !== 0) {
-        this.unlist(id, FLAG_NURSERY);
-      } else {
-        pool.setState(slot, st & ~FLAG_NURSERY);
-        if (pool.rc(slot) === 0) this.freeCascade(id);
-      }
-    }
-    list.clear();
-    list.shrink(1024);
+    collectFloating(this);
   }
 
   scheduleSweep(): void {

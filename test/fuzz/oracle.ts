@@ -1,0 +1,121 @@
+/**
+ * The oracle: what must hold for one input.
+ *
+ * Our decode either throws an SszError (with sane fields: a known code, a
+ * type path starting at the type's name, an offset inside the input) or
+ * returns a value that re-serializes to exactly the input. ChainSafe decodes
+ * the same bytes in a try: when we accept, it must accept too, re-serialize
+ * to the same bytes and compute the same hashTreeRoot; when we reject, it
+ * must reject too, unless a documented leniency of theirs explains it.
+ * Anything else — another exception type, an SszError that wraps a host
+ * error (`RangeError: …`), a disagreement, a slow decode — is a failure.
+ */
+import { SszError, toHex, type SszType } from '@ssztree/types';
+import { peerType } from '../differential/bridge.js';
+import { explainLeniency } from './leniencies.js';
+
+export type Verdict =
+  | { readonly kind: 'accept' }
+  | { readonly kind: 'reject'; readonly code: string }
+  | { readonly kind: 'leniency'; readonly id: string; readonly code: string }
+  | { readonly kind: 'failure'; readonly what: string; readonly ours: string; readonly chainsafe: string };
+
+const CODES = new Set([
+  'SHORT_INPUT',
+  'TRAILING_BYTES',
+  'BAD_SIZE',
+  'BAD_OFFSET',
+  'BAD_BOOLEAN',
+  'BAD_BITS',
+  'LIMIT_EXCEEDED',
+  'BAD_SELECTOR',
+  'INVALID_VALUE',
+]);
+/** An SszError made by `withPath` around a host exception: a decoder bug, not a rejection. */
+const WRAPPED_HOST_ERROR = /^(RangeError|TypeError|ReferenceError|SyntaxError|Error|InternalError): /;
+
+/** Our decode may take this long for an input of `size` bytes before it counts as a failure (generous: shared, niced CPUs). */
+export function timeBoundMs(size: number): number {
+  return 2000 + size / 1000; // 2 s + 1 µs per byte
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+}
+
+function describe(e: unknown): string {
+  if (e instanceof SszError) return `SszError ${e.message}`;
+  if (e instanceof Error) return `${e.name}: ${e.message}\n${(e.stack ?? '').split('\n').slice(1, 6).join('\n')}`;
+  return `non-Error thrown: ${String(e)}`;
+}
+
+export interface Observed {
+  readonly verdict: Verdict;
+  /** Milliseconds our decode took. */
+  readonly decodeMs: number;
+}
+
+export function check(type: SszType<unknown>, bytes: Uint8Array): Observed {
+  const t0 = performance.now();
+  let value: unknown;
+  let ourError: unknown = null;
+  try {
+    value = type.deserialize(bytes);
+  } catch (e) {
+    ourError = e;
+  }
+  const decodeMs = performance.now() - t0;
+  const fail = (what: string, ours: string, chainsafe: string): Observed => ({ verdict: { kind: 'failure', what, ours, chainsafe }, decodeMs });
+
+  if (decodeMs > timeBoundMs(bytes.length)) {
+    return fail(`slow decode: ${decodeMs.toFixed(0)} ms for ${bytes.length} bytes (bound ${timeBoundMs(bytes.length).toFixed(0)} ms)`, ourError ? describe(ourError) : 'accepted', '');
+  }
+
+  const peer = peerType(type);
+  let theirs: unknown;
+  let theirError: unknown = null;
+  try {
+    theirs = peer.deserialize(bytes);
+  } catch (e) {
+    theirError = e;
+  }
+  const theirText = theirError === null ? 'accepted' : `rejected (${describe(theirError).split('\n')[0]})`;
+
+  if (ourError !== null) {
+    if (!(ourError instanceof SszError)) return fail('non-SszError thrown by deserialize', describe(ourError), theirText);
+    const e = ourError;
+    if (WRAPPED_HOST_ERROR.test(e.detail)) return fail('host error wrapped as SszError (a decoder bug)', describe(e), theirText);
+    if (!CODES.has(e.code)) return fail(`unexpected error code ${e.code} from deserialize`, describe(e), theirText);
+    if (!e.typePath.startsWith(type.typeName)) return fail(`type path does not start at ${type.typeName}`, describe(e), theirText);
+    if (!(e.offset >= 0 && e.offset <= bytes.length)) return fail(`error offset ${e.offset} outside the input of ${bytes.length} bytes`, describe(e), theirText);
+    if (theirError === null) {
+      const leniency = explainLeniency(e);
+      if (leniency) return { verdict: { kind: 'leniency', id: leniency.id, code: e.code }, decodeMs };
+      return fail('we reject, ChainSafe accepts', describe(e), `accepted, re-serializes to ${toHex(peer.serialize(theirs)).slice(0, 200)}`);
+    }
+    return { verdict: { kind: 'reject', code: e.code }, decodeMs };
+  }
+
+  // We accepted.
+  let again: Uint8Array;
+  let root: string;
+  try {
+    again = type.serialize(value);
+    root = toHex(type.hashTreeRoot(value));
+  } catch (e) {
+    return fail('a decoded value does not serialize or hash', describe(e), theirText);
+  }
+  if (!sameBytes(again, bytes)) return fail('round trip changes the bytes', `re-serializes to ${toHex(again).slice(0, 200)}`, theirText);
+  if (theirError !== null) return fail('we accept, ChainSafe rejects', 'accepted', theirText);
+  let theirBytes: Uint8Array;
+  let theirRoot: string;
+  try {
+    theirBytes = peer.serialize(theirs);
+    theirRoot = toHex(peer.hashTreeRoot(theirs));
+  } catch (e) {
+    return fail('ChainSafe cannot re-serialize or hash its own decoded value', 'accepted', describe(e));
+  }
+  if (!sameBytes(theirBytes, bytes)) return fail('ChainSafe round trip changes the bytes', 'accepted, round trip exact', `re-serializes to ${toHex(theirBytes).slice(0, 200)}`);
+  if (theirRoot !== root) return fail('hashTreeRoot differs from ChainSafe', `root ${root}`, `root ${theirRoot}`);
+  return { verdict: { kind: 'accept' }, decodeMs };
+}

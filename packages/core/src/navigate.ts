@@ -27,7 +27,7 @@ function belowLeaf(id: NodeId): never {
   throw new CoreError('NOT_BRANCH', `path continues below leaf node ${id}`);
 }
 
-/** Reads `bits.length - from` bits as an integer (at most 6 of them: inside a wide leaf). */
+/** Bits [from, to) as an integer (at most 6 of them: a position inside a wide leaf). */
 function bitsValue(bits: ArrayLike<number>, from: number, to: number): number {
   let v = 0;
   for (let k = from; k < to; k++) v = v * 2 + bits[k]!;

@@ -100,11 +100,33 @@ describe('toTree / fromTree: every kind', () => {
   }
 });
 
+function viewRoundTrip(type: SszType<unknown>, value: unknown): void {
+  const view = type.toView(value);
+  expect(Buffer.from(view.hashTreeRoot()).toString('hex')).toBe(Buffer.from(type.hashTreeRoot(value)).toString('hex'));
+  expect(type.equals(view.toValue(), value)).toBe(true);
+  const bytes = type.serialize(value);
+  expect(type.deserializeToView(bytes).serialize()).toEqual(bytes);
+}
+
+describe('toView / deserializeToView: every kind', () => {
+  for (const [name, type] of Object.entries(KINDS)) {
+    it(name, () => {
+      fc.assert(fc.property(arbitrary(type), (value) => viewRoundTrip(type, value)), { numRuns: 30 });
+    });
+  }
+});
+
 describe('toTree / fromTree: consensus containers (minimal)', () => {
   for (const fork of FORKS) {
     it(`minimal.${fork}: every container`, () => {
       for (const [, type] of containersOf(minimal[fork])) {
-        fc.assert(fc.property(arbitrary(type), (value) => roundTrip(type, value)), { numRuns: 5 });
+        fc.assert(
+          fc.property(arbitrary(type), (value) => {
+            roundTrip(type, value);
+            viewRoundTrip(type, value);
+          }),
+          { numRuns: 5 },
+        );
       }
     });
   }

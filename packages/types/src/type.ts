@@ -21,6 +21,8 @@
  * @module
  */
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import type { TreeView } from './view/base.js';
+import { ValueView } from './view/value.js';
 import { SszError, withPath } from './errors.js';
 import type { Json } from './json.js';
 import { readChunk, treeError } from './tree/nodes.js';
@@ -64,6 +66,8 @@ export abstract class SszType<V> implements Type<V> {
   abstract readonly minSize: number;
   abstract readonly maxSize: number;
   abstract readonly isBasic: boolean;
+  /** @internal True for schemas whose views have inner structure (containers, lists, vectors): they read as child views. */
+  readonly _navigable: boolean = false;
   /** @internal True when the root is the value itself padded to one chunk (no hashing needed). */
   readonly _rootIsChunk: boolean = false;
   /**
@@ -170,6 +174,53 @@ export abstract class SszType<V> implements Type<V> {
     }
   }
 
+  /**
+   * @internal Validates a value without building anything (what a view
+   * checks before recording a write). Throws `SszError` with the type's path.
+   */
+  _check(value: V): void {
+    try {
+      this._size(value);
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
+  }
+
+  /** @internal The view over `node` (retained by a new handle, or by `tree` when given). */
+  _view(store: NodeStore, node: NodeId, tree?: Tree): TreeView<V> {
+    return new ValueView(this, tree ?? new Tree(node, store));
+  }
+
+  /** @internal The subtree a view starts from (packed sequences use wide-leaf pages here). */
+  _viewNode(value: V, store: NodeStore): NodeId {
+    return this._toNode(value, store);
+  }
+
+  /** A tree-backed view of `value`: typed reads and writes, pending until commit, O(1) clones. */
+  toView(value: V, store: NodeStore = defaultStore): TreeView<V> {
+    let node: NodeId;
+    try {
+      node = this._viewNode(value, store);
+    } catch (e) {
+      throw withPath(treeError(e), this.typeName);
+    }
+    return this._view(store, node);
+  }
+
+  /** A view of the value serialized in `bytes` (validated like `deserialize`). */
+  deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): TreeView<V> {
+    return this.toView(this.deserialize(bytes), store);
+  }
+
+  /** A view over an existing version (the view takes its own handle). */
+  viewOf(tree: Tree): TreeView<V> {
+    try {
+      return this._view(tree.store, tree.rootNode, tree.clone());
+    } catch (e) {
+      throw withPath(treeError(e), this.typeName);
+    }
+  }
+
   fromTree(tree: Tree | NodeId, store: NodeStore = defaultStore): V {
     try {
       if (tree instanceof Tree) return this._fromNode(tree.store, tree.rootNode);
@@ -214,6 +265,8 @@ export abstract class SszType<V> implements Type<V> {
     }
   }
 }
+
+const checkScratch = new Uint8Array(32);
 
 /** A schema of uints or boolean: several values pack into one chunk. */
 export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
@@ -279,6 +332,13 @@ export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
   }
   _size(): number {
     return this.byteLength;
+  }
+  override _check(value: V): void {
+    try {
+      this._rootInto(value, checkScratch, 0);
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
   }
   _toNode(value: V, store: NodeStore): NodeId {
     const chunk = new Uint8Array(32);

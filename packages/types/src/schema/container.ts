@@ -19,7 +19,10 @@ import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
+import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
+import { containerViewClass, type FieldSlot } from '../view/container.js';
+import type { ContainerView } from '../view/types.js';
 import { BasicType, SszType, type ValueOf } from '../type.js';
 import { generateCodec, type CodegenField } from './containerCodegen.js';
 
@@ -39,6 +42,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   readonly minSize: number;
   readonly maxSize: number;
   readonly isBasic = false;
+  override readonly _navigable = true;
   readonly fields: F;
   /** Size of the fixed part: inline fixed fields plus 4 per variable field. */
   readonly fixedPartSize: number;
@@ -213,6 +217,26 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       }
     }
     return out as ContainerValue<F>;
+  }
+
+  override _view(store: NodeStore, node: NodeId, tree?: Tree): ContainerView<F> {
+    if (this.viewClass === null) {
+      this.slots = this.infos.map((f) => ({ name: f.name, type: f.type, navigable: f.type._navigable }));
+      this.viewClass = containerViewClass<F>(this.slots, this.typeName);
+    }
+    return new this.viewClass(this, tree ?? new Tree(node, store), this.slots, this.depth) as ContainerView<F>;
+  }
+  private viewClass: ReturnType<typeof containerViewClass<F>> | null = null;
+  private slots: readonly FieldSlot[] = [];
+
+  override toView(value: ContainerValue<F>, store: NodeStore = defaultStore): ContainerView<F> {
+    return super.toView(value, store) as ContainerView<F>;
+  }
+  override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): ContainerView<F> {
+    return super.deserializeToView(bytes, store) as ContainerView<F>;
+  }
+  override viewOf(tree: Tree): ContainerView<F> {
+    return super.viewOf(tree) as ContainerView<F>;
   }
 
   /** Field names in order. */

@@ -6,11 +6,13 @@
  * through the element type's `_rootsInto`.
  * @module
  */
-import type { NodeId, NodeStore } from '@ssztree/core';
+import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import { CompositeSequenceView } from '../view/composite.js';
+import { packedContents, packedShape, PackedSequenceView, type PackedShape } from '../view/packed.js';
 import { SszError } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
 import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';
-import { SszType, type BasicArray, type BasicType } from '../type.js';
+import { SszType, type AnyType, type BasicArray, type BasicType, type ValueOf } from '../type.js';
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { readChunks, readMixed, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
@@ -28,7 +30,9 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   readonly maxSize: number;
   readonly isBasic = false;
   private readonly chunkLimit: number;
+  private readonly shape: PackedShape;
   override readonly _viewsInput = false;
+  override readonly _navigable = true;
 
   constructor(
     readonly elementType: BasicType<V, A>,
@@ -39,6 +43,7 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     checkLimit(limit, this.typeName);
     this.maxSize = limit * elementType.byteLength;
     this.chunkLimit = Math.ceil(this.maxSize / 32);
+    this.shape = packedShape(this.chunkLimit, true);
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): A {
@@ -78,6 +83,26 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     checkPadding(chunks, bytes);
     return this.elementType._decodeArray(chunks, new DataView(chunks.buffer), 0, length);
   }
+
+  override _viewNode(value: A, store: NodeStore): NodeId {
+    this.check(value, -1);
+    return store.withLength(packedContents(store, this.elementType._pack(value), this.shape), value.length);
+  }
+  override _view(store: NodeStore, node: NodeId, tree?: Tree): PackedSequenceView<V, A> {
+    const t = tree ?? new Tree(node, store);
+    const { length } = readMixed(store, t.rootNode);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    return new PackedSequenceView(this, t, this.elementType, this.limit, true, this.shape, length);
+  }
+  override toView(value: A, store: NodeStore = defaultStore): PackedSequenceView<V, A> {
+    return super.toView(value, store) as PackedSequenceView<V, A>;
+  }
+  override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): PackedSequenceView<V, A> {
+    return super.deserializeToView(bytes, store) as PackedSequenceView<V, A>;
+  }
+  override viewOf(tree: Tree): PackedSequenceView<V, A> {
+    return super.viewOf(tree) as PackedSequenceView<V, A>;
+  }
   defaultValue(): A {
     return this.elementType._newArray(0);
   }
@@ -101,7 +126,10 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
 }
 
 /** List of composites: a plain array of element values. */
-export class ListCompositeType<V> extends SszType<V[]> {
+/** `ET` is the element schema's own type (type-level only: it types the element views). */
+export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
+  declare readonly _elementSchema?: ET;
+  override readonly _navigable = true;
   readonly typeName: string;
   readonly fixedSize = null;
   readonly minSize = 0;
@@ -151,6 +179,22 @@ export class ListCompositeType<V> extends SszType<V[]> {
     if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
     return elementValues(this.elementType, store, readNodes(store, contents, depthForLimit(this.limit), length));
   }
+
+  override _view(store: NodeStore, node: NodeId, tree?: Tree): CompositeSequenceView<V, ET> {
+    const t = tree ?? new Tree(node, store);
+    const { length } = readMixed(store, t.rootNode);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    return new CompositeSequenceView<V, ET>(this, t, this.elementType, this.limit, true, depthForLimit(this.limit), length);
+  }
+  override toView(value: V[], store: NodeStore = defaultStore): CompositeSequenceView<V, ET> {
+    return super.toView(value, store) as CompositeSequenceView<V, ET>;
+  }
+  override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): CompositeSequenceView<V, ET> {
+    return super.deserializeToView(bytes, store) as CompositeSequenceView<V, ET>;
+  }
+  override viewOf(tree: Tree): CompositeSequenceView<V, ET> {
+    return super.viewOf(tree) as CompositeSequenceView<V, ET>;
+  }
   /** Element roots, reused across calls (a type never contains itself, so no re-entry). */
   private rootScratch(count: number): Uint8Array {
     const size = 32 * (count + 1);
@@ -180,7 +224,7 @@ export class ListCompositeType<V> extends SszType<V[]> {
 }
 
 export function list<V, A extends BasicArray<V>>(elementType: BasicType<V, A>, limit: number): ListBasicType<V, A>;
-export function list<V>(elementType: SszType<V>, limit: number): ListCompositeType<V>;
+export function list<T extends AnyType>(elementType: T, limit: number): ListCompositeType<ValueOf<T>, T>;
 export function list<V>(elementType: SszType<V>, limit: number): SszType<unknown> {
   return elementType.isBasic
     ? new ListBasicType(elementType as unknown as BasicType<V, BasicArray<V>>, limit)

@@ -4,11 +4,13 @@
  * vectors of composites are plain arrays of element values.
  * @module
  */
-import type { NodeId, NodeStore } from '@ssztree/core';
+import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import { CompositeSequenceView } from '../view/composite.js';
+import { packedContents, packedShape, PackedSequenceView, type PackedShape } from '../view/packed.js';
 import { SszError, withPath } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
 import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto } from '../merkle.js';
-import { SszType, type BasicArray, type BasicType } from '../type.js';
+import { SszType, type AnyType, type BasicArray, type BasicType, type ValueOf } from '../type.js';
 import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
@@ -27,7 +29,9 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   readonly maxSize: number;
   readonly isBasic = false;
   private readonly chunkCount: number;
+  private readonly shape: PackedShape;
   override readonly _viewsInput = false;
+  override readonly _navigable = true;
 
   constructor(
     readonly elementType: BasicType<V, A>,
@@ -38,6 +42,7 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     checkLength(length, this.typeName);
     this.fixedSize = this.minSize = this.maxSize = length * elementType.byteLength;
     this.chunkCount = Math.ceil(this.fixedSize / 32);
+    this.shape = packedShape(this.chunkCount, false);
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): A {
@@ -70,6 +75,24 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     checkPadding(chunks, this.fixedSize);
     return this.elementType._decodeArray(chunks, new DataView(chunks.buffer), 0, this.length);
   }
+
+  override _viewNode(value: A, store: NodeStore): NodeId {
+    this.check(value, -1);
+    return packedContents(store, this.elementType._pack(value), this.shape);
+  }
+  override _view(store: NodeStore, node: NodeId, tree?: Tree): PackedSequenceView<V, A> {
+    const t = tree ?? new Tree(node, store);
+    return new PackedSequenceView(this, t, this.elementType, this.length, false, this.shape, this.length);
+  }
+  override toView(value: A, store: NodeStore = defaultStore): PackedSequenceView<V, A> {
+    return super.toView(value, store) as PackedSequenceView<V, A>;
+  }
+  override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): PackedSequenceView<V, A> {
+    return super.deserializeToView(bytes, store) as PackedSequenceView<V, A>;
+  }
+  override viewOf(tree: Tree): PackedSequenceView<V, A> {
+    return super.viewOf(tree) as PackedSequenceView<V, A>;
+  }
   defaultValue(): A {
     return this.elementType._newArray(this.length);
   }
@@ -93,7 +116,10 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
 }
 
 /** Vector of composites: a plain array of element values. */
-export class VectorCompositeType<V> extends SszType<V[]> {
+/** `ET` is the element schema's own type (type-level only: it types the element views). */
+export class VectorCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
+  declare readonly _elementSchema?: ET;
+  override readonly _navigable = true;
   readonly typeName: string;
   readonly fixedSize: number | null;
   readonly minSize: number;
@@ -142,6 +168,20 @@ export class VectorCompositeType<V> extends SszType<V[]> {
   _fromNode(store: NodeStore, node: NodeId): V[] {
     return elementValues(this.elementType, store, readNodes(store, node, depthForLimit(this.length), this.length));
   }
+
+  override _view(store: NodeStore, node: NodeId, tree?: Tree): CompositeSequenceView<V, ET> {
+    const t = tree ?? new Tree(node, store);
+    return new CompositeSequenceView<V, ET>(this, t, this.elementType, this.length, false, depthForLimit(this.length), this.length);
+  }
+  override toView(value: V[], store: NodeStore = defaultStore): CompositeSequenceView<V, ET> {
+    return super.toView(value, store) as CompositeSequenceView<V, ET>;
+  }
+  override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): CompositeSequenceView<V, ET> {
+    return super.deserializeToView(bytes, store) as CompositeSequenceView<V, ET>;
+  }
+  override viewOf(tree: Tree): CompositeSequenceView<V, ET> {
+    return super.viewOf(tree) as CompositeSequenceView<V, ET>;
+  }
   /** Element roots, reused across calls (a type never contains itself, so no re-entry). */
   private rootScratch(count: number): Uint8Array {
     const size = 32 * (count + 1);
@@ -183,7 +223,7 @@ export function fromJsonItems<V>(elem: SszType<V>, items: readonly unknown[]): V
 }
 
 export function vector<V, A extends BasicArray<V>>(elementType: BasicType<V, A>, length: number): VectorBasicType<V, A>;
-export function vector<V>(elementType: SszType<V>, length: number): VectorCompositeType<V>;
+export function vector<T extends AnyType>(elementType: T, length: number): VectorCompositeType<ValueOf<T>, T>;
 export function vector<V>(elementType: SszType<V>, length: number): SszType<unknown> {
   return elementType.isBasic
     ? new VectorBasicType(elementType as unknown as BasicType<V, BasicArray<V>>, length)

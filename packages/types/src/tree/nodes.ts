@@ -29,15 +29,17 @@ export function treeError(e: unknown): unknown {
 /**
  * The subtree of `depth` whose first leaves are `nodes`, padded with zero
  * subtrees: built bottom-up, one branch per pair (hashed later by the
- * store's batched flush, all levels together).
+ * store's batched flush, all levels together). `height` is the height of
+ * each given node above the chunk level (0 for element roots, which SSZ
+ * pads with zero chunks; 3 for 8-chunk pages), so padding is zero(height + d).
  */
-export function subtreeFromNodes(store: NodeStore, nodes: readonly NodeId[], depth: number): NodeId {
-  if (nodes.length === 0) return store.zero(depth);
+export function subtreeFromNodes(store: NodeStore, nodes: readonly NodeId[], depth: number, height = 0): NodeId {
+  if (nodes.length === 0) return store.zero(depth + height);
   let level: NodeId[] = nodes as NodeId[];
   for (let d = 0; d < depth; d++) {
     const n = level.length;
     const next = new Array<NodeId>((n + 1) >>> 1);
-    const pad = store.zero(d);
+    const pad = store.zero(d + height);
     for (let i = 0; i < n; i += 2) next[i >>> 1] = store.branch(level[i] as NodeId, i + 1 < n ? (level[i + 1] as NodeId) : pad);
     level = next;
   }

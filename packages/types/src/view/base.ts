@@ -1,0 +1,102 @@
+/**
+ * `TreeView`: the common part of every tree-backed view — a `Tree` handle
+ * on the last committed version plus pending writes held by the subclass.
+ *
+ * Invariants:
+ * - `_tree` always holds a complete, valid version of the value; pending
+ *   writes live only in the subclass's maps until `_flush()` applies them in
+ *   one batched pass (one sorted `setNodesAtDepth` per collection).
+ * - Pending writes hold values or retained views, never floating node ids,
+ *   so a view may be written, then awaited, then committed: nothing it
+ *   needs can be swept in between.
+ * - A view never changes a version another holder can see: writes replace
+ *   the handle's root, the old root stays intact for every other handle.
+ * @module
+ */
+import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import { withPath } from '../errors.js';
+import type { SszType } from '../type.js';
+
+export abstract class TreeView<V> {
+  /** @internal The committed version. */
+  _tree: Tree;
+
+  constructor(
+    readonly type: SszType<V>,
+    tree: Tree,
+  ) {
+    this._tree = tree;
+  }
+
+  get store(): NodeStore {
+    return this._tree.store;
+  }
+
+  /** @internal Applies pending writes to `_tree` (children first). */
+  abstract _flush(): void;
+
+  /** @internal A view of the same kind over another version (no pending writes). */
+  abstract _respawn(tree: Tree): this;
+
+  /** Applies every pending write in one batched pass and returns the new version (a new handle; the view keeps its own). */
+  commit(): Tree {
+    this._commitNow();
+    return this._tree.clone();
+  }
+
+  /** The root node of the committed version, after applying pending writes. */
+  get rootNode(): NodeId {
+    this._commitNow();
+    return this._tree.rootNode;
+  }
+
+  /** Commit, then the root: only dirty paths are hashed, level by level across the whole store. */
+  hashTreeRoot(): Uint8Array {
+    this._commitNow();
+    return this._tree.root;
+  }
+
+  /** The plain value (commits first). */
+  toValue(): V {
+    this._commitNow();
+    return this.type.fromTree(this._tree);
+  }
+
+  /** The serialization of the value (commits first). */
+  serialize(): Uint8Array {
+    return this.type.serialize(this.toValue());
+  }
+
+  /** An independent view on the same version: O(1) once pending writes are committed. */
+  clone(): this {
+    this._commitNow();
+    return this._respawn(this._tree.clone());
+  }
+
+  /** Releases the view's version now (the view is unusable afterwards). */
+  dispose(): void {
+    this._tree.dispose();
+  }
+
+  /** @internal `_flush` with the type name prepended to errors. */
+  _commitNow(): void {
+    try {
+      this._flush();
+    } catch (e) {
+      throw withPath(e, this.type.typeName);
+    }
+  }
+}
+
+/** Scratch for comparing two hashes without allocating. */
+const hashA = new Uint8Array(32);
+const hashB = new Uint8Array(32);
+
+/** True when two nodes have the same root (hashes pending nodes first: one batched flush for all candidates). */
+export function sameRoot(store: NodeStore, a: NodeId, b: NodeId): boolean {
+  if (a === b) return true;
+  store.hashInto(a, hashA, 0);
+  store.hashInto(b, hashB, 0);
+  for (let i = 0; i < 32; i++) if (hashA[i] !== hashB[i]) return false;
+  return true;
+}

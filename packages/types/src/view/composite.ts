@@ -1,0 +1,157 @@
+/**
+ * Views of lists and vectors of composite elements. Elements with inner
+ * structure (containers, lists, vectors) read as child views, cached per
+ * index; other elements (byte vectors such as roots, bitfields, unions) read
+ * and write as values.
+ *
+ * `_flush` commits every cached child first, collects the indices whose node
+ * changed plus the pending values, and writes them all with one sorted
+ * `setNodesAtDepth`; new element subtrees are hashed by the store's batched
+ * flush, level by level across all changed elements at once.
+ *
+ * Invariants: a pending value differs from the committed one (equal writes
+ * clear it); an element replaced wholesale whose root equals the old one
+ * keeps the old node, so no-op writes keep the root node id.
+ * @module
+ */
+import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
+import { SszError } from '../errors.js';
+import type { SszType } from '../type.js';
+import { sameRoot, TreeView } from './base.js';
+import type { ElementView } from './types.js';
+
+export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
+  readonly #elem: SszType<E>;
+  readonly #limit: number;
+  readonly #isList: boolean;
+  /** Depth of the element level below the contents root. */
+  readonly #depth: number;
+  /** Level of the elements in the view's tree. */
+  readonly #level: number;
+  readonly #navigable: boolean;
+  #length: number;
+  #committedLength: number;
+  /** Child views, each with its root node when it last matched this sequence's tree (-1: never). */
+  readonly #children = new Map<number, { view: TreeView<E>; base: NodeId }>();
+  readonly #replaced = new Set<number>();
+  readonly #pending = new Map<number, E>();
+
+  constructor(type: SszType<E[]>, tree: Tree, elem: SszType<E>, limit: number, isList: boolean, depth: number, length: number) {
+    super(type, tree);
+    this.#elem = elem;
+    this.#limit = limit;
+    this.#isList = isList;
+    this.#depth = depth;
+    this.#level = depth + (isList ? 1 : 0);
+    this.#navigable = elem._navigable;
+    this.#length = this.#committedLength = length;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  #check(i: number): void {
+    if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', `index ${i} is outside 0..${this.#length - 1}`, -1, this.type.typeName);
+  }
+
+  #nodeAt(i: number): NodeId {
+    return this.#level === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this.#level, i);
+  }
+
+  /** Element i: a child view (containers, lists, vectors) or the value. */
+  get(i: number): ElementView<ET> {
+    this.#check(i);
+    if (this.#navigable) {
+      let child = this.#children.get(i);
+      if (child === undefined) {
+        const node = this.#nodeAt(i);
+        child = { view: this.#elem._view(this._tree.store, node), base: node };
+        this.#children.set(i, child);
+      }
+      return child.view as ElementView<ET>;
+    }
+    if (this.#pending.has(i)) return this.#pending.get(i) as ElementView<ET>;
+    return this.#elem._fromNode(this._tree.store, this.#nodeAt(i)) as ElementView<ET>;
+  }
+
+  /** Writes element i: a value, or (navigable elements) a view of the element type, which is cloned. */
+  set(i: number, value: E | TreeView<E>): void {
+    this.#check(i);
+    this.#write(i, value);
+  }
+
+  /** Appends an element (lists only). */
+  push(value: E | TreeView<E>): void {
+    if (!this.#isList) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
+    if (this.#length >= this.#limit) throw new SszError('LIMIT_EXCEEDED', `the list is full (${this.#limit})`, -1, this.type.typeName);
+    this.#write(this.#length, value, true);
+  }
+
+  #write(i: number, value: E | TreeView<E>, grow = false): void {
+    const elem = this.#elem;
+    const path = `${this.type.typeName}[${i}]`;
+    if (this.#navigable) {
+      let child: TreeView<E>;
+      if (value instanceof TreeView) {
+        if (value.type !== elem) throw new SszError('INVALID_VALUE', `expected a view of ${elem.typeName}`, -1, path);
+        child = value.clone();
+      } else {
+        child = elem.toView(value, this._tree.store);
+      }
+      if (grow) this.#length++;
+      this.#children.set(i, { view: child, base: -1 });
+      this.#replaced.add(i);
+      return;
+    }
+    if (value instanceof TreeView) throw new SszError('INVALID_VALUE', `expected a ${elem.typeName} value`, -1, path);
+    elem._check(value); // SszError with the element type's path
+    if (grow) this.#length++;
+    const committed = i < this.#committedLength ? elem._fromNode(this._tree.store, this.#nodeAt(i)) : elem.defaultValue();
+    if (i < this.#committedLength && elem.equals(committed, value)) this.#pending.delete(i);
+    else this.#pending.set(i, elem.clone(value));
+  }
+
+  *[Symbol.iterator](): IterableIterator<ElementView<ET>> {
+    for (let i = 0; i < this.#length; i++) yield this.get(i);
+  }
+
+  _flush(): void {
+    const store = this._tree.store;
+    const writes: [number, NodeId, boolean][] = [];
+    for (const [i, child] of this.#children) {
+      child.view._commitNow();
+      const node = child.view._tree.rootNode;
+      // Unchanged since it last matched this tree: an id compare, no tree walk.
+      if (node === child.base) continue;
+      child.base = node;
+      writes.push([i, node, this.#replaced.has(i)]);
+    }
+    for (const [i, value] of this.#pending) writes.push([i, this.#elem._toNode(value, store), true]);
+    if (writes.length > 0) {
+      writes.sort((a, b) => a[0] - b[0]);
+      const indices: number[] = [];
+      const nodes: NodeId[] = [];
+      for (const [i, node, replaced] of writes) {
+        // Wholesale replacements equal to what is there keep the old node (one batched hash of all candidates).
+        if (replaced && sameRoot(store, node, this.#nodeAt(i))) continue;
+        indices.push(i);
+        nodes.push(node);
+      }
+      if (indices.length > 0) {
+        if (this.#level === 0) this._tree.rootNode = nodes[0] as NodeId;
+        else this._tree.setNodesAtDepth(this.#level, indices, nodes);
+      }
+    }
+    this.#pending.clear();
+    this.#replaced.clear();
+    if (this.#length !== this.#committedLength) {
+      this._tree.setChunk(3, lengthChunk(this.#length));
+      this.#committedLength = this.#length;
+    }
+  }
+
+  _respawn(tree: Tree): this {
+    return new CompositeSequenceView<E, ET>(this.type, tree, this.#elem, this.#limit, this.#isList, this.#depth, this.#committedLength) as this;
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Container views: typed property access (`state.slot`, `state.validators`)
+ * through getters and setters generated once per container type on a
+ * prototype (not per instance, not a Proxy). Fields whose type has inner
+ * structure (containers, lists, vectors) read as cached child views; the
+ * others read and write values.
+ *
+ * Invariants: a value field's pending write is always different from the
+ * committed value (an equal write clears it); a child view's changes reach
+ * this container only at `_flush`, children first, then one sorted
+ * `setNodesAtDepth` over all changed fields.
+ * @module
+ */
+import type { NodeId, Tree } from '@ssztree/core';
+import { SszError } from '../errors.js';
+import type { ContainerType, ContainerValue, Fields } from '../schema/container.js';
+import type { SszType } from '../type.js';
+import { sameRoot, TreeView } from './base.js';
+import type { FieldView } from './types.js';
+
+/** Marks "nothing pending / nothing cached" in the per-field arrays (values may be anything else, even undefined never occurs). */
+const NONE: unique symbol = Symbol('none');
+
+interface FieldSlot {
+  readonly name: string;
+  readonly type: SszType<unknown>;
+  readonly navigable: boolean;
+}
+
+export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue<F>> {
+  /** @internal */ readonly _fields: readonly FieldSlot[];
+  /** @internal */ readonly _depth: number;
+  /** @internal Decoded committed values of value fields. */ _values: unknown[];
+  /** @internal Pending values of value fields. */ _pending: unknown[];
+  /** @internal Child views of navigable fields. */ _children: (TreeView<unknown> | undefined)[];
+  /** @internal Fields replaced wholesale (their new node may equal the old one). */ _replaced: boolean[];
+  /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ _bases: NodeId[];
+  /** @internal */ _dirty = false;
+
+  constructor(type: ContainerType<F>, tree: Tree, fields: readonly FieldSlot[], depth: number) {
+    super(type, tree);
+    this._fields = fields;
+    this._depth = depth;
+    const n = fields.length;
+    this._values = new Array<unknown>(n).fill(NONE);
+    this._pending = new Array<unknown>(n).fill(NONE);
+    this._children = new Array<TreeView<unknown> | undefined>(n).fill(undefined);
+    this._replaced = new Array<boolean>(n).fill(false);
+    this._bases = new Array<NodeId>(n).fill(-1);
+  }
+
+  /** @internal The committed node of field i. */
+  _nodeAt(i: number): NodeId {
+    return this._depth === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this._depth, i);
+  }
+
+  /** @internal Reads field i: a child view for navigable fields, else the value. */
+  _get(i: number): unknown {
+    const f = this._fields[i] as FieldSlot;
+    if (f.navigable) {
+      let child = this._children[i];
+      if (child === undefined) {
+        const node = this._nodeAt(i);
+        child = f.type._view(this._tree.store, node);
+        this._children[i] = child;
+        this._bases[i] = node;
+      }
+      return child;
+    }
+    const p = this._pending[i];
+    if (p !== NONE) return p;
+    return this._committed(i);
+  }
+
+  private _committed(i: number): unknown {
+    let v = this._values[i];
+    if (v === NONE) {
+      const f = this._fields[i] as FieldSlot;
+      v = f.type._fromNode(this._tree.store, this._nodeAt(i));
+      this._values[i] = v;
+    }
+    return v;
+  }
+
+  /** @internal Writes field i: a value, or (navigable fields) a view of the field's type. */
+  _set(i: number, value: unknown): void {
+    const f = this._fields[i] as FieldSlot;
+    if (f.navigable) {
+      let child: TreeView<unknown>;
+      if (value instanceof TreeView) {
+        if (value.type !== f.type) throw new SszError('INVALID_VALUE', `expected a view of ${f.type.typeName}`, -1, `.${f.name}`);
+        child = value.clone();
+      } else {
+        child = f.type.toView(value, this._tree.store);
+      }
+      this._children[i] = child;
+      this._replaced[i] = true;
+      this._bases[i] = -1;
+      this._dirty = true;
+      return;
+    }
+    f.type._check(value);
+    if (f.type.equals(this._committed(i), value)) {
+      this._pending[i] = NONE;
+      return;
+    }
+    this._pending[i] = f.type.clone(value);
+    this._dirty = true;
+  }
+
+  /** Writes a field by name (values for every field, views too for navigable ones). */
+  setField<K extends keyof F & string>(name: K, value: ContainerValue<F>[K] | FieldView<F[K]>): void {
+    const i = this._fields.findIndex((f) => f.name === name);
+    if (i < 0) throw new SszError('BAD_PATH', `no field ${name}`, -1, this.type.typeName);
+    this._set(i, value);
+  }
+
+  _flush(): void {
+    const fields = this._fields;
+    const store = this._tree.store;
+    let indices: number[] | null = null;
+    let nodes: NodeId[] | null = null;
+    let replaced: boolean[] | null = null;
+    for (let i = 0; i < fields.length; i++) {
+      let node: NodeId;
+      const p = this._pending[i];
+      const child = this._children[i];
+      if (p !== NONE) {
+        node = (fields[i] as FieldSlot).type._toNode(p, store);
+      } else if (child !== undefined) {
+        child._commitNow();
+        node = child._tree.rootNode;
+        // Unchanged since it last matched this tree: nothing to write (an id compare, no tree walk).
+        if (node === this._bases[i]) continue;
+        this._bases[i] = node;
+      } else continue;
+      (indices ??= []).push(i);
+      (nodes ??= []).push(node);
+      (replaced ??= []).push(this._replaced[i] as boolean);
+    }
+    if (indices !== null && nodes !== null && replaced !== null) {
+      // A wholesale replacement may hold what was there: keep the old node then (no-op writes change nothing).
+      let k = 0;
+      for (let j = 0; j < indices.length; j++) {
+        const i = indices[j] as number;
+        if (replaced[j] === true && sameRoot(store, nodes[j] as NodeId, this._nodeAt(i))) continue;
+        indices[k] = i;
+        nodes[k++] = nodes[j] as NodeId;
+      }
+      indices.length = k;
+      nodes.length = k;
+      if (k > 0) {
+        if (this._depth === 0) this._tree.rootNode = nodes[0] as NodeId;
+        else this._tree.setNodesAtDepth(this._depth, indices, nodes);
+      }
+      for (let i = 0; i < fields.length; i++) {
+        const p = this._pending[i];
+        if (p !== NONE) {
+          this._values[i] = p;
+          this._pending[i] = NONE;
+        }
+        this._replaced[i] = false;
+      }
+    }
+    this._dirty = false;
+  }
+
+  _respawn(tree: Tree): this {
+    return (this.type as ContainerType<F>)._view(tree.store, tree.rootNode, tree) as unknown as this;
+  }
+}
+
+/** Names a view already uses; a field with one of these names would shadow it. */
+const RESERVED = new Set(['type', 'store', 'commit', 'rootNode', 'hashTreeRoot', 'toValue', 'serialize', 'clone', 'dispose', 'setField', 'constructor']);
+
+/**
+ * The view class of one container type: a subclass of `ContainerViewBase`
+ * with one getter/setter per field on its prototype (made once per type).
+ */
+export function containerViewClass<F extends Fields>(
+  fields: readonly FieldSlot[],
+  typeName: string,
+): new (type: ContainerType<F>, tree: Tree, fields: readonly FieldSlot[], depth: number) => ContainerViewBase<F> {
+  class View extends ContainerViewBase<F> {}
+  fields.forEach((f, i) => {
+    if (RESERVED.has(f.name) || f.name.startsWith('_')) {
+      throw new SszError('INVALID_TYPE', `field name ${f.name} collides with a view member`, -1, typeName);
+    }
+    Object.defineProperty(View.prototype, f.name, {
+      get(this: ContainerViewBase<F>) {
+        return this._get(i);
+      },
+      set(this: ContainerViewBase<F>, value: unknown) {
+        this._set(i, value);
+      },
+      enumerable: true,
+      configurable: false,
+    });
+  });
+  return View;
+}
+
+export type { FieldSlot };

@@ -43,6 +43,16 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 }
 
+/** The first 100 bytes of a (failure-report) serialization as hex, or why there is none. */
+function head(bytes: () => Uint8Array): string {
+  try {
+    const b = bytes();
+    return toHex(b.subarray(0, 100)) + (b.length > 100 ? `… (${b.length} bytes)` : '');
+  } catch (e) {
+    return `(cannot serialize: ${e instanceof Error ? e.message : String(e)})`;
+  }
+}
+
 function describe(e: unknown): string {
   if (e instanceof SszError) return `SszError ${e.message}`;
   if (e instanceof Error) return `${e.name}: ${e.message}\n${(e.stack ?? '').split('\n').slice(1, 6).join('\n')}`;
@@ -91,7 +101,7 @@ export function check(type: SszType<unknown>, bytes: Uint8Array): Observed {
     if (theirError === null) {
       const leniency = explainLeniency(e);
       if (leniency) return { verdict: { kind: 'leniency', id: leniency.id, code: e.code }, decodeMs };
-      return fail('we reject, ChainSafe accepts', describe(e), `accepted, re-serializes to ${toHex(peer.serialize(theirs)).slice(0, 200)}`);
+      return fail('we reject, ChainSafe accepts', describe(e), `accepted, re-serializes to ${head(() => peer.serialize(theirs))}`);
     }
     return { verdict: { kind: 'reject', code: e.code }, decodeMs };
   }
@@ -105,7 +115,7 @@ export function check(type: SszType<unknown>, bytes: Uint8Array): Observed {
   } catch (e) {
     return fail('a decoded value does not serialize or hash', describe(e), theirText);
   }
-  if (!sameBytes(again, bytes)) return fail('round trip changes the bytes', `re-serializes to ${toHex(again).slice(0, 200)}`, theirText);
+  if (!sameBytes(again, bytes)) return fail('round trip changes the bytes', `re-serializes to ${head(() => again)}`, theirText);
   if (theirError !== null) return fail('we accept, ChainSafe rejects', 'accepted', theirText);
   let theirBytes: Uint8Array;
   let theirRoot: string;
@@ -115,7 +125,7 @@ export function check(type: SszType<unknown>, bytes: Uint8Array): Observed {
   } catch (e) {
     return fail('ChainSafe cannot re-serialize or hash its own decoded value', 'accepted', describe(e));
   }
-  if (!sameBytes(theirBytes, bytes)) return fail('ChainSafe round trip changes the bytes', 'accepted, round trip exact', `re-serializes to ${toHex(theirBytes).slice(0, 200)}`);
+  if (!sameBytes(theirBytes, bytes)) return fail('ChainSafe round trip changes the bytes', 'accepted, round trip exact', `re-serializes to ${head(() => theirBytes)}`);
   if (theirRoot !== root) return fail('hashTreeRoot differs from ChainSafe', `root ${root}`, `root ${theirRoot}`);
   return { verdict: { kind: 'accept' }, decodeMs };
 }

@@ -204,48 +204,55 @@ class LevelHasher {
 function fillMeta(pool: Pool, slot: number, n: number, rc: number): void {
   const m = pool.meta[slot >>> pool.shift]!;
   const off = slot & pool.mask;
-  for (let j = 0; j < n; j++) {
-    m[(off + j) * 2] = rc;
-    m[(off + j) * 2 + 1] = 0;
-  }
+  // A row is [rc, state = 0]: one little-endian 64-bit value, filled natively.
+  new BigInt64Array(m.buffer, m.byteOffset + 8 * off, n).fill(BigInt(rc));
 }
 
 /** Links the parents (in `parentRuns`) of the `n` children in `childRuns` of `pool`. */
 function linkLevel(store: NodeStore, pool: Pool, childRuns: number[], n: number, parentRuns: number[], level: number): void {
   const branches = store.branches;
   const kind = pool.kind;
-  const zero = zeroId(level);
   const parentRc = (n + 1) >>> 1 > 1 ? 1 : 0;
   let cr = 0;
   let cSlot = childRuns[0]!;
   let cLeft = childRuns[1]!;
-  let done = 0;
+  let done = 0; // children linked so far
   for (let r = 0; r < parentRuns.length; r += 2) {
     const slot = parentRuns[r]!;
     const m = branches.meta[slot >>> branches.shift]!;
-    const off = slot & branches.mask;
-    const len = parentRuns[r + 1]!;
-    for (let j = 0; j < len; j++) {
-      const b = (off + j) << 2;
+    let b = (slot & branches.mask) << 2;
+    let len = parentRuns[r + 1]!;
+    while (len > 0) {
       if (cLeft === 0) {
         cr += 2;
         cSlot = childRuns[cr]!;
         cLeft = childRuns[cr + 1]!;
       }
-      m[b] = (cSlot << 4) | kind;
-      if (done + 1 < n) {
-        // Runs have even length except the last, so the sibling is in this run.
-        m[b + 1] = ((cSlot + 1) << 4) | kind;
-        cSlot += 2;
-        cLeft -= 2;
-      } else {
-        m[b + 1] = zero;
+      // Full pairs within the current child run (runs have even length
+      // except the last), then at most one odd child, paired with zero.
+      const pairs = Math.min(len, cLeft >>> 1, (n - done) >>> 1);
+      let id = (cSlot << 4) | kind;
+      for (let j = 0; j < pairs; j++, b += 4, id += 32) {
+        m[b] = id;
+        m[b + 1] = id + 16;
+        m[b + 2] = parentRc;
+        m[b + 3] = 0;
+      }
+      cSlot += 2 * pairs;
+      cLeft -= 2 * pairs;
+      done += 2 * pairs;
+      len -= pairs;
+      if (len > 0 && pairs === 0) {
+        m[b] = (cSlot << 4) | kind;
+        m[b + 1] = zeroId(level);
+        m[b + 2] = parentRc;
+        m[b + 3] = 0;
+        b += 4;
         cSlot += 1;
         cLeft -= 1;
+        done += 1;
+        len -= 1;
       }
-      done += 2;
-      m[b + 2] = parentRc;
-      m[b + 3] = 0;
     }
   }
 }

@@ -68,6 +68,12 @@ export abstract class SszType<V> implements Type<V> {
   abstract readonly isBasic: boolean;
   /** @internal True for schemas whose views have inner structure (containers, lists, vectors): they read as child views. */
   readonly _navigable: boolean = false;
+  /**
+   * @internal For byte vectors of 33..64 bytes: their length. Inside a packed
+   * record such a field is stored as its root, and its bytes are found again
+   * through the preimage table (`tree/preimages.ts`).
+   */
+  readonly _preimageLength: number = 0;
   /** @internal True when the root is the value itself padded to one chunk (no hashing needed). */
   readonly _rootIsChunk: boolean = false;
   /**
@@ -184,6 +190,28 @@ export abstract class SszType<V> implements Type<V> {
     } catch (e) {
       throw withPath(e, this.typeName);
     }
+  }
+
+  /**
+   * @internal The value whose root is the chunk at `chunks[offset]` (types
+   * whose root is one chunk, and preimage-backed byte vectors): how packed
+   * records decode a field. Others throw `BAD_TREE`.
+   */
+  _fromChunk(_chunks: Uint8Array, _dv: DataView, _offset: number): V {
+    throw new SszError('BAD_TREE', `a ${this.typeName} cannot be read from one chunk`);
+  }
+
+  /** @internal The subtrees of many values (containers of packed records build theirs in batches). */
+  _toNodes(values: readonly V[], store: NodeStore): NodeId[] {
+    const nodes = new Array<NodeId>(values.length);
+    for (let i = 0; i < values.length; i++) {
+      try {
+        nodes[i] = this._toNode(values[i] as V, store);
+      } catch (e) {
+        throw withPath(e, `[${i}]`);
+      }
+    }
+    return nodes;
   }
 
   /** @internal The view over `node` (retained by a new handle, or by `tree` when given). */
@@ -347,10 +375,13 @@ export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
   }
   _fromNode(store: NodeStore, node: NodeId): V {
     const chunk = readChunk(store, node);
+    return this._fromChunk(chunk, new DataView(chunk.buffer), 0);
+  }
+  override _fromChunk(chunks: Uint8Array, dv: DataView, offset: number): V {
     for (let i = this.byteLength; i < 32; i++) {
-      if (chunk[i] !== 0) throw new SszError('BAD_TREE', `a ${this.typeName} leaf has non-zero bytes past its value`);
+      if (chunks[offset + i] !== 0) throw new SszError('BAD_TREE', `a ${this.typeName} chunk has non-zero bytes past its value`);
     }
-    return this._read(new DataView(chunk.buffer), 0);
+    return this._read(dv, offset);
   }
   _decode(_data: Uint8Array, dv: DataView, start: number, end: number): V {
     this._checkFixed(start, end);

@@ -75,6 +75,15 @@ export class BitvectorType extends SszType<BitArray> {
     }
     return value;
   }
+  override _fromChunk(chunks: Uint8Array, dv: DataView, offset: number): BitArray {
+    if (!this._rootIsChunk) return super._fromChunk(chunks, dv, offset);
+    checkPadding(chunks.subarray(offset, offset + 32), this.fixedSize);
+    const value = new BitArray(chunks.slice(offset, offset + this.fixedSize), this.length);
+    if (this.length % 8 !== 0 && (value.uint8Array[this.fixedSize - 1] as number) >> (this.length % 8) !== 0) {
+      throw new SszError('BAD_BITS', `padding bits above bit ${this.length} are set`);
+    }
+    return value;
+  }
   override _chunkInto(value: BitArray, out: Uint8Array, offset: number): void {
     this.check(value, -1);
     out.set(value.uint8Array, offset);

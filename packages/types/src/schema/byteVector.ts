@@ -10,7 +10,8 @@ import { SszError, withPath } from '../errors.js';
 import { fromHex, toHex, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, merkleizeInto, scatterRoots } from '../merkle.js';
 import { checkPadding } from '../tree/elements.js';
-import { readChunks } from '../tree/nodes.js';
+import { preimages } from '../tree/preimages.js';
+import { readChunk, readChunks } from '../tree/nodes.js';
 import { SszType } from '../type.js';
 
 export class ByteVectorType extends SszType<Uint8Array> {
@@ -31,8 +32,10 @@ export class ByteVectorType extends SszType<Uint8Array> {
     this.fixedSize = this.minSize = this.maxSize = length;
     this.depth = depthForLimit(Math.ceil(length / 32));
     this._rootIsChunk = length <= 32;
+    this._preimageLength = length > 32 && length <= 64 ? length : 0;
   }
   override readonly _rootIsChunk: boolean;
+  override readonly _preimageLength: number;
 
   _decode(data: Uint8Array, _dv: DataView, start: number, end: number): Uint8Array {
     this._checkFixed(start, end);
@@ -75,9 +78,30 @@ export class ByteVectorType extends SszType<Uint8Array> {
     return store.fromChunks(padChunks(value), this.depth);
   }
   _fromNode(store: NodeStore, node: NodeId): Uint8Array {
+    // Inside a packed record the field is a leaf holding its root.
+    if (this._preimageLength > 0 && store.kind(node) === 'leaf') return this._fromChunk(readChunk(store, node), NO_DV, 0);
     const chunks = readChunks(store, node, this.depth, Math.ceil(this.length / 32));
     checkPadding(chunks, this.length);
     return chunks.subarray(0, this.length);
+  }
+
+  override _fromChunk(chunks: Uint8Array, _dv: DataView, offset: number): Uint8Array {
+    if (this._preimageLength > 0) {
+      const bytes = preimages(this.length).get(chunks, offset);
+      if (bytes === null) throw new SszError('BAD_TREE', `no known ${this.length}-byte preimage of a record's field root`);
+      return bytes;
+    }
+    if (!this._rootIsChunk) return super._fromChunk(chunks, _dv, offset);
+    checkPadding(chunks.subarray(offset, offset + 32), this.length);
+    return chunks.slice(offset, offset + this.length);
+  }
+
+  /** @internal The field as one leaf holding its root, the preimage recorded (packed records). */
+  _chunkNode(value: Uint8Array, store: NodeStore): NodeId {
+    const chunk = new Uint8Array(32);
+    this._rootInto(value, chunk, 0);
+    if (this._preimageLength > 0) preimages(this.length).set(chunk, 0, value, 0);
+    return store.leaf(chunk);
   }
 
   override _chunkInto(value: Uint8Array, out: Uint8Array, offset: number): void {
@@ -125,6 +149,8 @@ export class ByteVectorType extends SszType<Uint8Array> {
     return bytes;
   }
 }
+
+const NO_DV = new DataView(new ArrayBuffer(0));
 
 /** `bytes` zero-padded to whole chunks (the input itself when already whole). */
 export function padChunks(bytes: Uint8Array): Uint8Array {

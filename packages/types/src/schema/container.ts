@@ -21,6 +21,7 @@ import { expectObject, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
 import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
+import { preimages } from '../tree/preimages.js';
 import { containerViewClass, type FieldSlot } from '../view/container.js';
 import type { ContainerView } from '../view/types.js';
 import { BasicType, SszType, type ValueOf } from '../type.js';
@@ -50,6 +51,15 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   /** Fields whose roots need hashing (composites wider than one chunk). */
   private readonly hashedFields: readonly { readonly info: FieldInfo; readonly index: number }[];
   private readonly depth: number;
+  /**
+   * @internal Inner depth of the packed record each value is stored as in a
+   * tree (0: stored as a subtree of field nodes). Fixed-size containers of
+   * basic fields, one-chunk fields and byte vectors up to 64 bytes (whose
+   * roots go in the record, bytes in the preimage table) with 2..64 fields
+   * are one core wide leaf of field roots: a Validator is one 296-byte
+   * record instead of 18 nodes.
+   */
+  readonly _recordDepth: number;
   private readonly codec: ReturnType<typeof generateCodec>;
 
   constructor(fields: F, name = 'Container') {
@@ -86,6 +96,8 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     this.maxSize = max;
     this.depth = depthForLimit(infos.length);
     this.codec = generateCodec(infos, this.fixedPartSize, this.fixedSize);
+    const packable = infos.every((f) => f.basic || f.rootIsChunk || f.type._preimageLength > 0);
+    this._recordDepth = this.fixedSize !== null && packable && this.depth >= 1 && this.depth <= 6 ? this.depth : 0;
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): ContainerValue<F> {
@@ -160,6 +172,17 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
    * batched `_rootsInto`, then all rows fold together, one `hashInto` per level.
    */
   private batchRoots(values: readonly ContainerValue<F>[], out: Uint8Array, offset: number, outStride: number): void {
+    this.eachBatch(values, (buf, first, count) => {
+      foldSubtrees(buf, count, this.depth);
+      scatterRoots(buf, 0, out, offset + outStride * first, count, outStride);
+    });
+  }
+
+  /**
+   * Fills rows of 2^depth field-root chunks for `values` batch by batch and
+   * hands each batch to `use(buf, first, count)`.
+   */
+  private eachBatch(values: readonly ContainerValue<F>[], use: (buf: Uint8Array, first: number, count: number) => void): void {
     const depth = this.depth;
     const stride = 32 << depth;
     const batch = batchSize(depth);
@@ -179,14 +202,41 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
         // Field roots land directly in their chunk of every row.
         info.type._rootsInto(col, buf, 32 * index, stride);
       }
-      foldSubtrees(buf, count, depth);
-      scatterRoots(buf, 0, out, offset + outStride * first, count, outStride);
+      use(buf, first, count);
     }
   }
   /** Batch scratch, reused across calls (a container never contains itself, so no re-entry). */
   private scratch: Uint8Array | null = null;
 
+  override _toNodes(values: readonly ContainerValue<F>[], store: NodeStore): NodeId[] {
+    if (this._recordDepth === 0) return super._toNodes(values, store);
+    const nodes = new Array<NodeId>(values.length);
+    const stride = 32 << this.depth;
+    const wideFields = this.infos.map((info, index) => ({ info, index })).filter(({ info }) => info.type._preimageLength > 0);
+    try {
+      this.eachBatch(values, (buf, first, count) => {
+        for (const { info, index } of wideFields) {
+          const table = preimages(info.type._preimageLength);
+          for (let i = 0; i < count; i++) table.set(buf, i * stride + 32 * index, (values[first + i] as Record<string, Uint8Array>)[info.name] as Uint8Array, 0);
+        }
+        for (let i = 0; i < count; i++) nodes[first + i] = store.wide(buf.subarray(i * stride, (i + 1) * stride));
+      });
+    } catch (e) {
+      this._rootsInto(values, new Uint8Array(32 * values.length), 0); // re-derives the error with its path
+      throw e;
+    }
+    return nodes;
+  }
+
   _toNode(value: ContainerValue<F>, store: NodeStore): NodeId {
+    if (this._recordDepth > 0) {
+      try {
+        return this._toNodes([value], store)[0] as NodeId;
+      } catch (e) {
+        this.explainRootError(value);
+        throw e;
+      }
+    }
     if (typeof value !== 'object' || value === null) {
       throw new SszError('INVALID_VALUE', `expected an object, got ${value === null ? 'null' : typeof value}`);
     }
@@ -206,6 +256,21 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
 
   _fromNode(store: NodeStore, node: NodeId): ContainerValue<F> {
     const infos = this.infos;
+    if (this._recordDepth > 0 && store.wideDepth(node) === this._recordDepth) {
+      // A packed record: every field from its chunk.
+      const chunks = store.wideChunks(node);
+      const dv = new DataView(chunks.buffer);
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < infos.length; i++) {
+        const f = infos[i] as FieldInfo;
+        try {
+          out[f.name] = f.type._fromChunk(chunks, dv, 32 * i);
+        } catch (e) {
+          throw withPath(e, f.segment);
+        }
+      }
+      return out as ContainerValue<F>;
+    }
     const nodes = readNodes(store, node, this.depth, infos.length);
     const out: Record<string, unknown> = {};
     for (let i = 0; i < infos.length; i++) {
@@ -221,7 +286,17 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
 
   override _view(store: NodeStore, node: NodeId, tree?: Tree): ContainerView<F> {
     if (this.viewClass === null) {
-      this.slots = this.infos.map((f) => ({ name: f.name, type: f.type, navigable: f.type._navigable }));
+      const record = this._recordDepth > 0;
+      this.slots = this.infos.map((f) => ({
+        name: f.name,
+        type: f.type,
+        navigable: f.type._navigable,
+        // Inside a record a wide byte field is a leaf of its root (preimage recorded), keeping the record one wide leaf.
+        toNode:
+          record && f.type._preimageLength > 0
+            ? (v: unknown, s: NodeStore) => (f.type as unknown as { _chunkNode(v: unknown, s: NodeStore): NodeId })._chunkNode(v, s)
+            : (v: unknown, s: NodeStore) => f.type._toNode(v, s),
+      }));
       this.viewClass = containerViewClass<F>(this.slots, this.typeName);
     }
     return new this.viewClass(this, tree ?? new Tree(node, store), this.slots, this.depth) as ContainerView<F>;

@@ -17,15 +17,7 @@ export function checkPadding(chunks: Uint8Array, used: number): void {
 
 /** The subtree of each element (errors carry the element's index). */
 export function elementNodes<V>(elem: SszType<V>, values: readonly V[], store: NodeStore): NodeId[] {
-  const nodes = new Array<NodeId>(values.length);
-  for (let i = 0; i < values.length; i++) {
-    try {
-      nodes[i] = elem._toNode(values[i] as V, store);
-    } catch (e) {
-      throw withPath(e, `[${i}]`);
-    }
-  }
-  return nodes;
+  return elem._toNodes(values, store);
 }
 
 /** The value of each element node (errors carry the element's index). */

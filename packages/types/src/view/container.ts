@@ -11,7 +11,7 @@
  * `setNodesAtDepth` over all changed fields.
  * @module
  */
-import type { NodeId, Tree } from '@ssztree/core';
+import type { NodeId, NodeStore, Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import type { ContainerType, ContainerValue, Fields } from '../schema/container.js';
 import type { SszType } from '../type.js';
@@ -25,6 +25,8 @@ interface FieldSlot {
   readonly name: string;
   readonly type: SszType<unknown>;
   readonly navigable: boolean;
+  /** The node a pending value becomes (a leaf of its root for wide byte fields of packed records). */
+  readonly toNode: (value: unknown, store: NodeStore) => NodeId;
 }
 
 export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue<F>> {
@@ -126,7 +128,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       const p = this._pending[i];
       const child = this._children[i];
       if (p !== NONE) {
-        node = (fields[i] as FieldSlot).type._toNode(p, store);
+        node = (fields[i] as FieldSlot).toNode(p, store);
       } else if (child !== undefined) {
         child._commitNow();
         node = child._tree.rootNode;

@@ -175,3 +175,22 @@ describe('views: random writes agree with the value model and with @chainsafe/ss
     }, 120_000);
   }
 });
+
+describe('proof paths agree with @chainsafe/ssz', () => {
+  it('gindices of BeaconState paths (every fork, minimal)', () => {
+    const paths: (string | number)[][] = [
+      ['slot'],
+      ['validators', 5, 'effective_balance'],
+      ['validators', 0, 'pubkey'],
+      ['balances', 37],
+      ['block_roots', 3],
+      ['finalized_checkpoint', 'root'],
+      ['justification_bits'],
+    ];
+    for (const fork of ['phase0', 'altair', 'deneb', 'electra'] as const) {
+      const T = minimal[fork].BeaconState as unknown as SszType<State>;
+      const peer = peerType(T) as unknown as { getPathInfo(path: (string | number)[]): { gindex: bigint } };
+      for (const path of paths) expect(T.gindexOf(path), `${fork} ${path.join('.')}`).toBe(peer.getPathInfo(path).gindex);
+    }
+  });
+});

@@ -23,6 +23,7 @@
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import type { TreeView } from './view/base.js';
 import { ValueView } from './view/value.js';
+import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, type ViewProof } from './view/proofs.js';
 import { SszError, withPath } from './errors.js';
 import type { Json } from './json.js';
 import { readChunk, treeError } from './tree/nodes.js';
@@ -212,6 +213,21 @@ export abstract class SszType<V> implements Type<V> {
       }
     }
     return nodes;
+  }
+
+  /** @internal One step of a proof path below this type; types without inner positions have none. */
+  _pathStep(segment: PathSegment): PathStep {
+    throw new SszError('BAD_PATH', `${this.typeName} has no position ${String(segment)}`);
+  }
+
+  /** The generalized index of a path of field names and indices below this type. */
+  gindexOf(path: Path): bigint {
+    return gindexOfPath(this, path);
+  }
+
+  /** A proof of the values at `paths` (`['validators', 5, 'effective_balance']`) in a view or a tree. */
+  createProof(source: TreeView<V> | Tree, paths: readonly Path[]): ViewProof {
+    return createProof(this as SszType<unknown>, source as TreeView<unknown> | Tree, paths);
   }
 
   /** @internal The view over `node` (retained by a new handle, or by `tree` when given). */

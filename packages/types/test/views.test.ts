@@ -4,7 +4,7 @@
  * independent, pending writes survive a task boundary, and bytes round trip.
  */
 import { describe, expect, it } from 'vitest';
-import { BitArray, container, list, SszError, toHex, uint64, vector, byteVector, boolean } from '../src/index.js';
+import { BitArray, container, list, SszError, toHex, uint64, vector, byteVector, boolean, verifyProof, type ViewProof } from '../src/index.js';
 import { minimal } from '../src/consensus/index.js';
 
 const Validator = container(
@@ -165,5 +165,40 @@ describe('views', () => {
     const value = v.toValue();
     expect(value.finalized_checkpoint.epoch).toBe(3n);
     expect(toHex(v.hashTreeRoot())).toBe(toHex(T.hashTreeRoot(value)));
+  });
+
+  it('proofs by path: single and multi, verified against the root; tampering fails', () => {
+    const v = State.toView(state(12));
+    v.validators.get(5).effective_balance = 31n;
+    const single = State.createProof(v, [['validators', 5, 'effective_balance']]);
+    const root = v.hashTreeRoot();
+    expect(verifyProof(root, single)).toBe(true);
+    expect(single.kind === 'single' && single.leaf[0]).toBe(31);
+    const multi = State.createProof(v, [['slot'], ['balances', 3], ['validators', 2, 'pubkey'], ['validators', 'length'], ['roots', 7]]);
+    expect(verifyProof(root, multi)).toBe(true);
+    if (multi.kind === 'multi') {
+      expect(multi.leaves[3]![0]).toBe(12); // the length
+      const bad: ViewProof = { ...multi, leaves: multi.leaves.map((l, i) => (i === 0 ? new Uint8Array(32).fill(1) : l)) };
+      expect(verifyProof(root, bad)).toBe(false);
+    }
+    expect(State.gindexOf(['slot'])).toBe(4n);
+    for (const path of [['nope'], ['validators', -1], ['validators', 2 ** 40], ['slot', 0], ['roots', 8]]) {
+      expect((thrown(() => State.gindexOf(path)) as SszError).code).toBe('BAD_PATH');
+    }
+  });
+
+  it('memory report: bytes held, and bytes shared with a clone after a small write', () => {
+    const a = State.toView(state(256));
+    const m = a.memory();
+    // 256 records of 296 B, 32 balance pages of 296 B, branches above them, 8 root leaves.
+    expect(m.bytes).toBeGreaterThan(256 * 296);
+    expect(m.bytes).toBeLessThan(256 * 296 * 1.5);
+    const b = a.clone();
+    b.balances.set(100, 1n);
+    const s = b.sharedWith(a);
+    expect(s.bytes).toBe(b.memory().bytes);
+    // Only the written page and its path (about 45 levels of branches) are new.
+    expect(s.bytes - s.sharedBytes).toBeLessThan(296 + 48 * 50);
+    expect(a.sharedWith(a).sharedBytes).toBe(m.bytes);
   });
 });

@@ -14,6 +14,7 @@ import { checkPadding } from '../tree/elements.js';
 import { readChunks, readMixed } from '../tree/nodes.js';
 import { padChunks } from './byteVector.js';
 import { SszType } from '../type.js';
+import { LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
 
 export class BitlistType extends SszType<BitArray> {
   readonly typeName: string;
@@ -75,6 +76,10 @@ export class BitlistType extends SszType<BitArray> {
     chunks.set(value.uint8Array);
     merkleizeInto(chunks, this.chunkLimit, out, offset);
     mixInLengthInto(out, offset, value.bitLen);
+  }
+  override _pathStep(segment: PathSegment): PathStep {
+    if (segment === 'length') return LENGTH_STEP;
+    return super._pathStep(segment);
   }
   _toNode(value: BitArray, store: NodeStore): NodeId {
     this.check(value, -1);

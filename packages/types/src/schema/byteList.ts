@@ -11,6 +11,7 @@ import { depthForLimit, merkleizeInto, mixInLengthInto } from '../merkle.js';
 import { checkPadding } from '../tree/elements.js';
 import { readChunks, readMixed } from '../tree/nodes.js';
 import { SszType } from '../type.js';
+import { LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
 import { bytesEqual, padChunks } from './byteVector.js';
 
 export class ByteListType extends SszType<Uint8Array> {
@@ -63,6 +64,10 @@ export class ByteListType extends SszType<Uint8Array> {
     }
     merkleizeInto(chunks, this.chunkLimit, out, offset);
     mixInLengthInto(out, offset, value.length);
+  }
+  override _pathStep(segment: PathSegment): PathStep {
+    if (segment === 'length') return LENGTH_STEP;
+    return super._pathStep(segment);
   }
   _toNode(value: Uint8Array, store: NodeStore): NodeId {
     this.check(value, -1);

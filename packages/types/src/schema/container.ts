@@ -22,6 +22,7 @@ import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } fro
 import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { preimages } from '../tree/preimages.js';
+import type { PathSegment, PathStep } from '../view/proofs.js';
 import { containerViewClass, type FieldSlot } from '../view/container.js';
 import type { ContainerView } from '../view/types.js';
 import { BasicType, SszType, type ValueOf } from '../type.js';
@@ -312,6 +313,12 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   }
   override viewOf(tree: Tree): ContainerView<F> {
     return super.viewOf(tree) as ContainerView<F>;
+  }
+
+  override _pathStep(segment: PathSegment): PathStep {
+    const index = this.infos.findIndex((f) => f.name === segment);
+    if (index < 0) throw new SszError('BAD_PATH', `no field ${String(segment)}`);
+    return { depth: this.depth, index, next: (this.infos[index] as FieldInfo).type };
   }
 
   /** Field names in order. */

@@ -7,6 +7,7 @@
  * @module
  */
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import { elementIndex, LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { packedContents, packedShape, PackedSequenceView, type PackedShape } from '../view/packed.js';
 import { SszError } from '../errors.js';
@@ -84,6 +85,11 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     return this.elementType._decodeArray(chunks, new DataView(chunks.buffer), 0, length);
   }
 
+  override _pathStep(segment: PathSegment): PathStep {
+    if (segment === 'length') return LENGTH_STEP;
+    const i = elementIndex(segment, this.limit);
+    return { depth: 1 + this.shape.chunkDepth, index: Math.floor((i * this.elementType.byteLength) / 32), next: null };
+  }
   override _viewNode(value: A, store: NodeStore): NodeId {
     this.check(value, -1);
     return store.withLength(packedContents(store, this.elementType._pack(value), this.shape), value.length);
@@ -180,6 +186,10 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     return elementValues(this.elementType, store, readNodes(store, contents, depthForLimit(this.limit), length));
   }
 
+  override _pathStep(segment: PathSegment): PathStep {
+    if (segment === 'length') return LENGTH_STEP;
+    return { depth: 1 + depthForLimit(this.limit), index: elementIndex(segment, this.limit), next: this.elementType as SszType<unknown> };
+  }
   override _view(store: NodeStore, node: NodeId, tree?: Tree): CompositeSequenceView<V, ET> {
     const t = tree ?? new Tree(node, store);
     const { length } = readMixed(store, t.rootNode);

@@ -11,6 +11,7 @@ import { expectObject, type Json } from '../json.js';
 import { mixInLengthInto } from '../merkle.js';
 import { readChunk, readMixed } from '../tree/nodes.js';
 import { SszType, type ValueOf } from '../type.js';
+import type { PathSegment, PathStep } from '../view/proofs.js';
 
 export type UnionOptions = readonly (SszType<unknown> | null)[];
 
@@ -105,6 +106,11 @@ export class UnionType<O extends UnionOptions> extends SszType<UnionValue<O>> {
       }
     }
     mixInLengthInto(out, offset, selected.selector);
+  }
+  override _pathStep(segment: PathSegment): PathStep {
+    if (segment === 'selector') return { depth: 1, index: 1, next: null };
+    if (segment === 'value') return { depth: 1, index: 0, next: null };
+    return super._pathStep(segment);
   }
   _toNode(value: UnionValue<O>, store: NodeStore): NodeId {
     const { type, selected } = this.check(value, -1);

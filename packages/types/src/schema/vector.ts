@@ -5,6 +5,7 @@
  * @module
  */
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import { elementIndex, type PathSegment, type PathStep } from '../view/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { packedContents, packedShape, PackedSequenceView, type PackedShape } from '../view/packed.js';
 import { SszError, withPath } from '../errors.js';
@@ -76,6 +77,10 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     return this.elementType._decodeArray(chunks, new DataView(chunks.buffer), 0, this.length);
   }
 
+  override _pathStep(segment: PathSegment): PathStep {
+    const i = elementIndex(segment, this.length);
+    return { depth: this.shape.chunkDepth, index: Math.floor((i * this.elementType.byteLength) / 32), next: null };
+  }
   override _viewNode(value: A, store: NodeStore): NodeId {
     this.check(value, -1);
     return packedContents(store, this.elementType._pack(value), this.shape);
@@ -169,6 +174,9 @@ export class VectorCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     return elementValues(this.elementType, store, readNodes(store, node, depthForLimit(this.length), this.length));
   }
 
+  override _pathStep(segment: PathSegment): PathStep {
+    return { depth: depthForLimit(this.length), index: elementIndex(segment, this.length), next: this.elementType as SszType<unknown> };
+  }
   override _view(store: NodeStore, node: NodeId, tree?: Tree): CompositeSequenceView<V, ET> {
     const t = tree ?? new Tree(node, store);
     return new CompositeSequenceView<V, ET>(this, t, this.elementType, this.length, false, depthForLimit(this.length), this.length);

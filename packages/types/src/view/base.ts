@@ -16,6 +16,7 @@
 import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { withPath } from '../errors.js';
 import type { SszType } from '../type.js';
+import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './memory.js';
 
 export abstract class TreeView<V> {
   /** @internal The committed version. */
@@ -71,6 +72,23 @@ export abstract class TreeView<V> {
   clone(): this {
     this._commitNow();
     return this._respawn(this._tree.clone());
+  }
+
+  /** Bytes of node storage the committed tree holds (each node once). */
+  memory(): MemoryReport {
+    this._commitNow();
+    return treeMemory(this.store, this._tree.rootNode);
+  }
+
+  /** `memory()` plus how much of it is shared with another view or tree of the same store. */
+  sharedWith(other: TreeView<unknown> | Tree): SharedReport {
+    this._commitNow();
+    let root: NodeId;
+    if (other instanceof TreeView) {
+      other._commitNow();
+      root = other._tree.rootNode;
+    } else root = other.rootNode;
+    return sharedMemory(this.store, this._tree.rootNode, root);
   }
 
   /** Releases the view's version now (the view is unusable afterwards). */

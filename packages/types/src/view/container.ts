@@ -173,7 +173,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
 }
 
 /** Names a view already uses; a field with one of these names would shadow it. */
-const RESERVED = new Set(['type', 'store', 'commit', 'rootNode', 'hashTreeRoot', 'toValue', 'serialize', 'clone', 'dispose', 'setField', 'constructor']);
+const RESERVED = new Set(['type', 'store', 'commit', 'rootNode', 'hashTreeRoot', 'toValue', 'serialize', 'clone', 'dispose', 'setField', 'memory', 'sharedWith', 'constructor']);
 
 /**
  * The view class of one container type: a subclass of `ContainerViewBase`

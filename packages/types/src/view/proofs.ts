@@ -1,0 +1,83 @@
+/**
+ * Proofs by path: a path is a list of field names and indices
+ * (`['validators', 5, 'effective_balance']`), mapped through the schema to a
+ * generalized index (container field: its index at the fields' depth; list
+ * element: the contents child, then the element's index; basic elements:
+ * their chunk; `'length'` of a list, `'selector'`/`'value'` of a union),
+ * then proven with core's single proofs or multiproofs.
+ *
+ * Invariant: a path the schema does not have is `SszError('BAD_PATH')`
+ * before anything is read; the proof's leaves are exactly the 32 bytes at
+ * each gindex of the committed tree.
+ * @module
+ */
+import { type Gindex, type Multiproof, type SingleProof, Tree, verifyMultiproof, verifySingleProof } from '@ssztree/core';
+import { SszError } from '../errors.js';
+import type { SszType } from '../type.js';
+import { TreeView } from './base.js';
+
+export type PathSegment = string | number;
+export type Path = readonly PathSegment[];
+
+/** One step down the tree: `depth` levels to the child at `index` of that level; `next` is its type (null: a chunk holding basic values). */
+export interface PathStep {
+  readonly depth: number;
+  readonly index: number;
+  readonly next: SszType<unknown> | null;
+}
+
+/** Checks an element index of a proof path against the number of positions. */
+export function elementIndex(segment: PathSegment, count: number): number {
+  if (typeof segment !== 'number' || !Number.isSafeInteger(segment) || segment < 0 || segment >= count) {
+    throw new SszError('BAD_PATH', `${String(segment)} is not an index in 0..${count - 1}`);
+  }
+  return segment;
+}
+
+/** The `length` step of a length-mixed type (lists, bitlists, byte lists). */
+export const LENGTH_STEP: PathStep = { depth: 1, index: 1, next: null };
+
+/** The generalized index of `path` below a value of `type`. */
+export function gindexOfPath(type: SszType<unknown>, path: Path): bigint {
+  let g = 1n;
+  let cur: SszType<unknown> | null = type;
+  for (let k = 0; k < path.length; k++) {
+    if (cur === null) throw new SszError('BAD_PATH', `${formatPath(path.slice(0, k))} is a packed chunk: nothing below it`, -1, type.typeName);
+    let step: PathStep;
+    try {
+      step = cur._pathStep(path[k] as PathSegment);
+    } catch (e) {
+      if (e instanceof SszError) e.prefixPath(`${type.typeName}${formatPath(path.slice(0, k))}`);
+      throw e;
+    }
+    g = (g << BigInt(step.depth)) | BigInt(step.index);
+    cur = step.next;
+  }
+  return g;
+}
+
+function formatPath(path: Path): string {
+  return path.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('');
+}
+
+export type ViewProof = ({ readonly kind: 'single' } & SingleProof) | ({ readonly kind: 'multi' } & Multiproof);
+
+/** A proof of the values at `paths` in a view (committed first) or a tree: single for one path, a multiproof for several. */
+export function createProof(type: SszType<unknown>, source: TreeView<unknown> | Tree, paths: readonly Path[]): ViewProof {
+  if (paths.length === 0) throw new SszError('BAD_PATH', 'no paths to prove', -1, type.typeName);
+  const gindices: Gindex[] = paths.map((p) => gindexOfPath(type, p));
+  let tree: Tree;
+  if (source instanceof TreeView) {
+    source._commitNow();
+    tree = source._tree;
+  } else tree = source;
+  tree.store.flush();
+  if (gindices.length === 1) return { kind: 'single', ...tree.singleProof(gindices[0] as Gindex) };
+  return { kind: 'multi', ...tree.multiproof(gindices) };
+}
+
+/** True when `proof` proves its leaves against `root`. */
+export function verifyProof(root: Uint8Array, proof: ViewProof): boolean {
+  if (proof.kind === 'single') return verifySingleProof(root, proof.gindex, proof.leaf, proof.branch);
+  return verifyMultiproof(root, proof.gindices, proof.leaves, proof.proof);
+}

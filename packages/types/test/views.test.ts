@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { BitArray, container, list, SszError, toHex, uint64, vector, byteVector, boolean, verifyProof, type ViewProof } from '../src/index.js';
 import { minimal } from '../src/consensus/index.js';
+import { NodeStore } from '@ssztree/core';
 
 const Validator = container(
   {
@@ -200,5 +201,27 @@ describe('views', () => {
     // Only the written page and its path (about 45 levels of branches) are new.
     expect(s.bytes - s.sharedBytes).toBeLessThan(296 + 48 * 50);
     expect(a.sharedWith(a).sharedBytes).toBe(m.bytes);
+  });
+
+  it('successive blocks on clones, old states disposed: the store stays flat', () => {
+    const store = new NodeStore();
+    let s = State.toView(state(512), store);
+    s.hashTreeRoot();
+    let seed = 5;
+    const rnd = (n: number) => (seed = (seed * 48271) % 0x7fffffff) % n;
+    const counts: number[] = [];
+    for (let b = 1; b <= 150; b++) {
+      const next = s.clone();
+      for (let k = 0; k < 32; k++) next.balances.set(rnd(512), BigInt(rnd(1e9)));
+      for (let k = 0; k < 8; k++) next.validators.get(rnd(512)).effective_balance = BigInt(rnd(1e9));
+      next.hashTreeRoot();
+      s.dispose();
+      s = next;
+      if (b % 50 === 0) {
+        store.collect();
+        counts.push(store.stats().nodes);
+      }
+    }
+    expect(counts[2]).toBe(counts[0]);
   });
 });

@@ -21,6 +21,10 @@ import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from '
 export abstract class TreeView<V> {
   /** @internal The committed version. */
   _tree: Tree;
+  /** @internal True while this view has writes its parent has not seen committed. */
+  _dirty = false;
+  /** @internal Called once when the view turns dirty: its parent records it for the next commit. */
+  _notify: (() => void) | null = null;
 
   constructor(
     readonly type: SszType<V>,
@@ -91,15 +95,27 @@ export abstract class TreeView<V> {
     return sharedMemory(this.store, this._tree.rootNode, root);
   }
 
-  /** Releases the view's version now (the view is unusable afterwards). */
+  /** Releases the view's version now, and its child views' (all are unusable afterwards). */
   dispose(): void {
+    this._disposeChildren();
     this._tree.dispose();
+  }
+
+  /** @internal Disposes cached child views (their handles would otherwise keep old versions alive until GC). */
+  _disposeChildren(): void {}
+
+  /** @internal Marks the view dirty and tells its parent (once per commit). */
+  _markDirty(): void {
+    if (this._dirty) return;
+    this._dirty = true;
+    this._notify?.();
   }
 
   /** @internal `_flush` with the type name prepended to errors. */
   _commitNow(): void {
     try {
       this._flush();
+      this._dirty = false;
     } catch (e) {
       throw withPath(e, this.type.typeName);
     }

@@ -34,6 +34,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   /** Child views, each with its root node when it last matched this sequence's tree (-1: never). */
   readonly #children = new Map<number, { view: TreeView<E>; base: NodeId }>();
   readonly #replaced = new Set<number>();
+  /** Children written since the last commit, by index (kept even after the cache is cleared). */
+  readonly #dirtyChildren = new Map<number, { view: TreeView<E>; base: NodeId }>();
   readonly #pending = new Map<number, E>();
 
   constructor(type: SszType<E[]>, tree: Tree, elem: SszType<E>, limit: number, isList: boolean, depth: number, length: number) {
@@ -67,7 +69,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
       if (child === undefined) {
         const node = this.#nodeAt(i);
         child = { view: this.#elem._view(this._tree.store, node), base: node };
-        this.#children.set(i, child);
+        this.#adopt(i, child);
       }
       return child.view as ElementView<ET>;
     }
@@ -100,16 +102,39 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         child = elem.toView(value, this._tree.store);
       }
       if (grow) this.#length++;
-      this.#children.set(i, { view: child, base: -1 });
+      const entry = { view: child, base: -1 };
+      this.#adopt(i, entry);
       this.#replaced.add(i);
+      this.#dirtyChildren.set(i, entry);
+      this._markDirty();
       return;
     }
     if (value instanceof TreeView) throw new SszError('INVALID_VALUE', `expected a ${elem.typeName} value`, -1, path);
     elem._check(value); // SszError with the element type's path
-    if (grow) this.#length++;
+    if (grow) {
+      this.#length++;
+      this._markDirty();
+    }
     const committed = i < this.#committedLength ? elem._fromNode(this._tree.store, this.#nodeAt(i)) : elem.defaultValue();
     if (i < this.#committedLength && elem.equals(committed, value)) this.#pending.delete(i);
-    else this.#pending.set(i, elem.clone(value));
+    else {
+      this.#pending.set(i, elem.clone(value));
+      this._markDirty();
+    }
+  }
+
+  /**
+   * Caches a child and routes its first write after each commit to
+   * `#dirtyChildren`, so commits visit only written children. A child
+   * written after a later `set` of the same index replaced it wins (last
+   * write wins).
+   */
+  #adopt(i: number, entry: { view: TreeView<E>; base: NodeId }): void {
+    this.#children.set(i, entry);
+    entry.view._notify = () => {
+      this.#dirtyChildren.set(i, entry);
+      this._markDirty();
+    };
   }
 
   *[Symbol.iterator](): IterableIterator<ElementView<ET>> {
@@ -119,7 +144,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   _flush(): void {
     const store = this._tree.store;
     const writes: [number, NodeId, boolean][] = [];
-    for (const [i, child] of this.#children) {
+    for (const [i, child] of this.#dirtyChildren) {
       child.view._commitNow();
       const node = child.view._tree.rootNode;
       // Unchanged since it last matched this tree: an id compare, no tree walk.
@@ -145,10 +170,20 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     }
     this.#pending.clear();
     this.#replaced.clear();
+    this.#dirtyChildren.clear();
+    // Child views live until the next commit: keeping every one ever read would grow without bound,
+    // and each holds a handle on its version. Get them again after a commit.
+    this._disposeChildren();
     if (this.#length !== this.#committedLength) {
       this._tree.setChunk(3, lengthChunk(this.#length));
       this.#committedLength = this.#length;
     }
+  }
+
+  override _disposeChildren(): void {
+    for (const child of this.#children.values()) child.view.dispose();
+    for (const child of this.#dirtyChildren.values()) child.view.dispose();
+    this.#children.clear();
   }
 
   _respawn(tree: Tree): this {

@@ -37,7 +37,6 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** @internal Child views of navigable fields. */ _children: (TreeView<unknown> | undefined)[];
   /** @internal Fields replaced wholesale (their new node may equal the old one). */ _replaced: boolean[];
   /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ _bases: NodeId[];
-  /** @internal */ _dirty = false;
 
   constructor(type: ContainerType<F>, tree: Tree, fields: readonly FieldSlot[], depth: number) {
     super(type, tree);
@@ -64,6 +63,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       if (child === undefined) {
         const node = this._nodeAt(i);
         child = f.type._view(this._tree.store, node);
+        child._notify = () => this._markDirty();
         this._children[i] = child;
         this._bases[i] = node;
       }
@@ -95,10 +95,11 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       } else {
         child = f.type.toView(value, this._tree.store);
       }
+      child._notify = () => this._markDirty();
       this._children[i] = child;
       this._replaced[i] = true;
       this._bases[i] = -1;
-      this._dirty = true;
+      this._markDirty();
       return;
     }
     f.type._check(value);
@@ -107,7 +108,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       return;
     }
     this._pending[i] = f.type.clone(value);
-    this._dirty = true;
+    this._markDirty();
   }
 
   /** Writes a field by name (values for every field, views too for navigable ones). */
@@ -118,6 +119,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   }
 
   _flush(): void {
+    if (!this._dirty) return;
     const fields = this._fields;
     const store = this._tree.store;
     let indices: number[] | null = null;
@@ -130,6 +132,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       if (p !== NONE) {
         node = (fields[i] as FieldSlot).toNode(p, store);
       } else if (child !== undefined) {
+        if (!child._dirty && this._bases[i] === child._tree.rootNode) continue;
         child._commitNow();
         node = child._tree.rootNode;
         // Unchanged since it last matched this tree: nothing to write (an id compare, no tree walk).
@@ -164,7 +167,10 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
         this._replaced[i] = false;
       }
     }
-    this._dirty = false;
+  }
+
+  override _disposeChildren(): void {
+    for (const child of this._children) child?.dispose();
   }
 
   _respawn(tree: Tree): this {

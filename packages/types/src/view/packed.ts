@@ -62,6 +62,8 @@ export function packedContents(store: NodeStore, chunks: Uint8Array, shape: Pack
 interface Page {
   readonly bytes: Uint8Array;
   readonly dv: DataView;
+  /** The same bytes as words, for the commit-time comparison. */
+  readonly words: Int32Array;
 }
 
 export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> {
@@ -80,6 +82,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   readonly #dirty = new Map<number, number>();
   #slab: Uint8Array;
   #dv: DataView;
+  #words: Int32Array;
   #top = 0;
   readonly #scratch = new DataView(new ArrayBuffer(32));
 
@@ -95,6 +98,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#length = this.#committedLength = length;
     this.#slab = new Uint8Array(this.#pageBytes * 8);
     this.#dv = new DataView(this.#slab.buffer);
+    this.#words = new Int32Array(this.#slab.buffer);
   }
 
   get length(): number {
@@ -110,7 +114,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     if (page === undefined) {
       const node = this.#pageLevel === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this.#pageLevel, p);
       const bytes = readChunks(this._tree.store, node, this.#shape.pageDepth, 1 << this.#shape.pageDepth);
-      page = { bytes, dv: new DataView(bytes.buffer) };
+      page = { bytes, dv: new DataView(bytes.buffer), words: new Int32Array(bytes.buffer) };
       this.#pages.set(p, page);
     }
     return page;
@@ -136,6 +140,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     if (this.#length >= this.#limit) throw new SszError('LIMIT_EXCEEDED', `the list is full (${this.#limit})`, -1, this.type.typeName);
     this.#validate(value);
     this.#length++;
+    this._markDirty();
     this.#write(this.#length - 1, value);
   }
 
@@ -153,6 +158,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const p = Math.floor(i / this.#perPage);
     let at = this.#dirty.get(p);
     if (at === undefined) {
+      this._markDirty();
       at = this.#allocPage();
       this.#slab.set(this.#committedPage(p).bytes, at);
       this.#dirty.set(p, at);
@@ -166,6 +172,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       bigger.set(this.#slab);
       this.#slab = bigger;
       this.#dv = new DataView(bigger.buffer);
+      this.#words = new Int32Array(bigger.buffer);
     }
     const at = this.#top;
     this.#top += this.#pageBytes;
@@ -184,13 +191,16 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const indices: number[] = [];
     const nodes: NodeId[] = [];
     const slab = this.#slab;
+    const words = this.#words;
     const size = this.#pageBytes;
+    const nWords = size >>> 2;
     for (const p of pages) {
       const at = dirty.get(p) as number;
-      const old = this.#committedPage(p).bytes;
+      const old = this.#committedPage(p).words;
+      const w0 = at >>> 2;
       let same = true;
-      for (let b = 0; b < size; b++) {
-        if (slab[at + b] !== old[b]) {
+      for (let w = 0; w < nWords; w++) {
+        if (words[w0 + w] !== old[w]) {
           same = false;
           break;
         }
@@ -214,6 +224,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     if (slab.length > 1 << 20) {
       this.#slab = new Uint8Array(this.#pageBytes * 8); // do not hold an epoch's worth of pages
       this.#dv = new DataView(this.#slab.buffer);
+      this.#words = new Int32Array(this.#slab.buffer);
     }
   }
 

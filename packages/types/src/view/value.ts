@@ -30,7 +30,10 @@ export class ValueView<V> extends TreeView<V> {
     if (this.#cached === null) this.#cached = { value: this.type.fromTree(this._tree) };
     // Equal to the committed value: drop any pending write, so the tree keeps its node.
     if (this.type.equals(this.#cached.value, value)) this.#pending = null;
-    else this.#pending = { value: this.type.clone(value) };
+    else {
+      this.#pending = { value: this.type.clone(value) };
+      this._markDirty();
+    }
   }
 
   _flush(): void {

@@ -1,0 +1,374 @@
+/**
+ * Views benchmark: tree-backed views of @ssztree/types side by side with
+ * @chainsafe/ssz ViewDU (on its hashtree hasher), same inputs, each side in
+ * a child process of its own (one process per row), rounds interleaved.
+ *
+ *   V1  List[Validator, 2^40] of 2^18: from values to a tree-backed view + root
+ *   V2  the same from bytes
+ *   S1  state {validators, balances} of 2^20 validators: from bytes to a view + root
+ *   B1  a block on that state: 1024 random balances, 128 random validators'
+ *       effective_balance and slashed written (the write loop), then
+ *   B2  commit + root
+ *   E1  an epoch: all 2^20 balances rewritten (the write loop), then
+ *   E2  commit + root
+ *   M*  memory (separate processes, --expose-gc): bytes per validator and
+ *       per balance, and 1000 successive blocks dropping old states
+ *
+ * Both sides use bigint uint64 fields (our consensus-style schemas,
+ * ChainSafe's UintBigintType); ChainSafe's Validator is its
+ * ContainerNodeStructType (how Lodestar stores validators). Inputs come from
+ * one seeded generator, so both sides write the very same values; before
+ * timing, both sides' roots are compared.
+ *
+ * Usage: npm run bench:views -- [--rounds 5] [--warmup 1] [--state-rounds 3] [--write]
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { setHasher } from '@chainsafe/persistent-merkle-tree';
+import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
+import * as cs from '@chainsafe/ssz';
+import { defaultStore } from '@ssztree/core';
+import { configureThreads, getHasher } from '@ssztree/hasher';
+import { boolean, byteVector, container, list, preimageBytes, toHex, uint64 } from '@ssztree/types';
+import { writeSection } from './lib/docs.js';
+import { RowProcess, serveRow } from './lib/rowProcess.js';
+import { fmt, pairedRatio, summarize } from './lib/stats.js';
+
+setHasher(hashtreeHasher);
+configureThreads(0);
+
+const NV = 2 ** 18;
+const NS = 2 ** 20;
+const LIMIT = 2 ** 40;
+const FAR = 2n ** 64n - 1n;
+
+// ------------------------------------------------------------------ schemas
+const Validator = container(
+  {
+    pubkey: byteVector(48),
+    withdrawal_credentials: byteVector(32),
+    effective_balance: uint64,
+    slashed: boolean,
+    activation_eligibility_epoch: uint64,
+    activation_epoch: uint64,
+    exit_epoch: uint64,
+    withdrawable_epoch: uint64,
+  },
+  'Validator',
+);
+const Validators = list(Validator, LIMIT);
+const Balances = list(uint64, LIMIT);
+const State = container({ validators: Validators, balances: Balances }, 'State');
+
+const u64 = new cs.UintBigintType(8);
+const PeerValidator = new cs.ContainerNodeStructType(
+  {
+    pubkey: new cs.ByteVectorType(48),
+    withdrawal_credentials: new cs.ByteVectorType(32),
+    effective_balance: u64,
+    slashed: new cs.BooleanType(),
+    activation_eligibility_epoch: u64,
+    activation_epoch: u64,
+    exit_epoch: u64,
+    withdrawable_epoch: u64,
+  },
+  { typeName: 'Validator' },
+);
+const PeerValidators = new cs.ListCompositeType(PeerValidator, LIMIT);
+const PeerBalances = new cs.ListBasicType(u64, LIMIT);
+const PeerState = new cs.ContainerType({ validators: PeerValidators, balances: PeerBalances }, { typeName: 'State' });
+
+// ------------------------------------------------------------------- inputs
+type ValidatorValue = ReturnType<typeof Validator.defaultValue>;
+
+function makeValidators(n: number): ValidatorValue[] {
+  const out = new Array<ValidatorValue>(n);
+  for (let i = 0; i < n; i++) {
+    const pubkey = new Uint8Array(48);
+    pubkey[0] = i & 255;
+    pubkey[1] = (i >>> 8) & 255;
+    pubkey[2] = i >>> 16;
+    pubkey[47] = 0xaa;
+    out[i] = {
+      pubkey,
+      withdrawal_credentials: new Uint8Array(32).fill(i % 7),
+      effective_balance: 32_000_000_000n,
+      slashed: false,
+      activation_eligibility_epoch: BigInt(i),
+      activation_epoch: BigInt(i >>> 3),
+      exit_epoch: FAR,
+      withdrawable_epoch: FAR,
+    };
+  }
+  return out;
+}
+
+function makeBalances(n: number): BigUint64Array {
+  const out = new BigUint64Array(n);
+  for (let i = 0; i < n; i++) out[i] = 32_000_000_000n + BigInt(i % 1000);
+  return out;
+}
+
+/** A small deterministic generator (same sequence in both processes). */
+function prng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+// --------------------------------------------------------- one side's rows
+/** What a side can do: the same operations on its own library. */
+interface Side {
+  validatorsFromValues(values: ValidatorValue[]): Uint8Array;
+  validatorsFromBytes(bytes: Uint8Array): Uint8Array;
+  stateFromBytes(bytes: Uint8Array): void;
+  blockWrites(round: number): void;
+  epochWrites(round: number): void;
+  commitRoot(): Uint8Array;
+}
+
+// biome-ignore lint: ChainSafe's ViewDU is typed per schema; the benchmark drives it by field name.
+type Dyn = any;
+
+function oursSide(): Side {
+  let state: Dyn = null;
+  return {
+    validatorsFromValues: (values) => Validators.toView(values).hashTreeRoot(),
+    validatorsFromBytes: (bytes) => Validators.deserializeToView(bytes).hashTreeRoot(),
+    stateFromBytes(bytes) {
+      state?.dispose();
+      state = State.deserializeToView(bytes);
+      state.hashTreeRoot();
+    },
+    blockWrites(round) {
+      const r = prng(1000 + round);
+      const balances = state.balances;
+      const validators = state.validators;
+      for (let k = 0; k < 1024; k++) balances.set(Math.floor(r() * NS), BigInt(Math.floor(r() * 2 ** 35)));
+      for (let k = 0; k < 128; k++) {
+        const v = validators.get(Math.floor(r() * NS));
+        v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
+        v.slashed = true;
+      }
+    },
+    epochWrites(round) {
+      const balances = state.balances;
+      const add = BigInt(round + 1);
+      for (let i = 0; i < NS; i++) balances.set(i, 32_000_000_000n + add + BigInt(i & 1023));
+    },
+    commitRoot: () => state.hashTreeRoot(),
+  };
+}
+
+function peerSide(): Side {
+  let state: Dyn = null;
+  return {
+    validatorsFromValues: (values) => PeerValidators.toViewDU(values).hashTreeRoot(),
+    validatorsFromBytes: (bytes) => PeerValidators.deserializeToViewDU(bytes).hashTreeRoot(),
+    stateFromBytes(bytes) {
+      state = PeerState.deserializeToViewDU(bytes);
+      state.hashTreeRoot();
+    },
+    blockWrites(round) {
+      const r = prng(1000 + round);
+      const balances = state.balances;
+      const validators = state.validators;
+      for (let k = 0; k < 1024; k++) balances.set(Math.floor(r() * NS), BigInt(Math.floor(r() * 2 ** 35)));
+      for (let k = 0; k < 128; k++) {
+        const v = validators.get(Math.floor(r() * NS));
+        v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
+        v.slashed = true;
+      }
+    },
+    epochWrites(round) {
+      const balances = state.balances;
+      const add = BigInt(round + 1);
+      for (let i = 0; i < NS; i++) balances.set(i, 32_000_000_000n + add + BigInt(i & 1023));
+    },
+    commitRoot: () => state.hashTreeRoot(),
+  };
+}
+
+function serve(side: Side): void {
+  let values: ValidatorValue[] | null = null;
+  let bytes: Uint8Array | null = null;
+  let stateBytes: Uint8Array | null = null;
+  let round = 0;
+  const vals = () => (values ??= makeValidators(NV));
+  const valBytes = () => (bytes ??= Validators.serialize(vals()));
+  const sBytes = () => (stateBytes ??= State.serialize({ validators: makeValidators(NS), balances: makeBalances(NS) }));
+  const noop = () => {};
+  serveRow({
+    V1: { prepare: vals, run: () => void side.validatorsFromValues(vals()) },
+    V2: { prepare: valBytes, run: () => void side.validatorsFromBytes(valBytes()) },
+    S1: { prepare: sBytes, run: () => side.stateFromBytes(sBytes()) },
+    B1: { prepare: () => round++, run: () => side.blockWrites(round) },
+    B2: { prepare: noop, run: () => void side.commitRoot() },
+    E1: { prepare: () => round++, run: () => side.epochWrites(round) },
+    E2: { prepare: noop, run: () => void side.commitRoot() },
+  });
+}
+
+// ------------------------------------------------------------------- memory
+function heapBytes(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+function memoryReport(which: 'ours' | 'peer'): Record<string, number> {
+  const out: Record<string, number> = {};
+  const values = makeValidators(NV);
+  let base = heapBytes();
+  let keep: Dyn = which === 'ours' ? Validators.toView(values) : PeerValidators.toViewDU(values);
+  keep.hashTreeRoot();
+  defaultStore.collect();
+  out['bytesPerValidator'] = (heapBytes() - base) / NV;
+  if (which === 'ours') out['preimageBytesPerValidator'] = preimageBytes() / NV;
+  keep = null;
+  const balBytes = Balances.serialize(makeBalances(NS));
+  base = heapBytes();
+  keep = which === 'ours' ? Balances.deserializeToView(balBytes) : PeerBalances.deserializeToViewDU(balBytes);
+  keep.hashTreeRoot();
+  defaultStore.collect();
+  out['bytesPerBalance'] = (heapBytes() - base) / NS;
+  keep = null;
+  // 1000 blocks on a 2^18-validator state, each on a clone, the previous state dropped.
+  const stateBytes = State.serialize({ validators: makeValidators(NV), balances: makeBalances(NV) });
+  let state: Dyn = which === 'ours' ? State.deserializeToView(stateBytes) : PeerState.deserializeToViewDU(stateBytes);
+  state.hashTreeRoot();
+  const r = prng(7);
+  for (let b = 1; b <= 1000; b++) {
+    const next = state.clone();
+    for (let k = 0; k < 1024; k++) next.balances.set(Math.floor(r() * NV), BigInt(Math.floor(r() * 2 ** 35)));
+    for (let k = 0; k < 128; k++) next.validators.get(Math.floor(r() * NV)).effective_balance = BigInt(Math.floor(r() * 2 ** 35));
+    next.hashTreeRoot();
+    if (which === 'ours') state.dispose();
+    state = next;
+    if (b === 10 || b === 100 || b === 1000) {
+      defaultStore.collect();
+      out[`blocksMB@${b}`] = heapBytes() / 2 ** 20;
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------- parent
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const rounds = Number(arg('rounds') ?? 5);
+  const warmup = Number(arg('warmup') ?? 1);
+  const stateRounds = Number(arg('state-rounds') ?? 3);
+  const script = fileURLToPath(import.meta.url);
+  // Both sides must agree before anything is timed.
+  const sample = makeValidators(1024);
+  const a = toHex(Validators.toView(sample).hashTreeRoot());
+  const b = toHex(PeerValidators.toViewDU(sample).hashTreeRoot());
+  if (a !== b) throw new Error(`roots differ: ${a} vs ${b}`);
+  const groups: { title: string; workloads: string[]; rounds: number }[] = [
+    { title: 'validators', workloads: ['V1', 'V2'], rounds },
+    { title: 'state', workloads: ['S1', 'B1', 'B2', 'E1', 'E2'], rounds: stateRounds },
+  ];
+  const names: Record<string, string> = {
+    V1: 'List[Validator] 2^18: values → view + root',
+    V2: 'List[Validator] 2^18: bytes → view + root',
+    S1: 'state 2^20 validators: bytes → view + root',
+    B1: 'block: write loop (1024 balances, 128 validators × 2 fields)',
+    B2: 'block: commit + root',
+    E1: 'epoch: write loop (2^20 balances)',
+    E2: 'epoch: commit + root',
+  };
+  const samples: Record<string, { ours: number[]; peer: number[] }> = {};
+  for (const g of groups) {
+    const ours = new RowProcess(script, 'ours', ['--max-old-space-size=8192']);
+    const peer = new RowProcess(script, 'peer', ['--max-old-space-size=8192']);
+    try {
+      for (let round = 0; round < warmup + g.rounds; round++) {
+        for (const w of g.workloads) {
+          const order: [string, RowProcess][] = round % 2 === 0 ? [['ours', ours], ['peer', peer]] : [['peer', peer], ['ours', ours]];
+          for (const [who, proc] of order) {
+            const reply = await proc.run(w);
+            if (reply.kind === 'error') throw new Error(`${who} ${w}: ${reply.message}`);
+            if (round < warmup) continue;
+            const s = (samples[w] ??= { ours: [], peer: [] });
+            (who === 'ours' ? s.ours : s.peer).push(reply.ms);
+          }
+        }
+        console.error(`${g.title}: round ${round + 1}/${warmup + g.rounds} done`);
+      }
+    } finally {
+      ours.close();
+      peer.close();
+    }
+  }
+  const memory: Record<string, Record<string, number>> = {};
+  for (const who of ['ours', 'peer'] as const) {
+    const outText = execFileSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', '--conditions=source', script, 'memory', who], { encoding: 'utf8' });
+    memory[who] = JSON.parse(outText.trim().split('\n').at(-1) as string) as Record<string, number>;
+  }
+
+  const lines: string[] = [];
+  lines.push(`Command: \`npm run bench:views -- --rounds ${rounds} --warmup ${warmup} --state-rounds ${stateRounds} --write\` (${new Date().toISOString().slice(0, 10)}).`);
+  lines.push(
+    `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (threads off), @chainsafe/ssz on hashtree; load average at the start of the report ${loadavg()[0]!.toFixed(1)} (the machine is shared).`,
+  );
+  lines.push('');
+  lines.push('| workload | @ssztree views ms (median, min–max) | @chainsafe/ssz ViewDU ms | speed-up (paired) |');
+  lines.push('| --- | --- | --- | --- |');
+  for (const [w, s] of Object.entries(samples)) {
+    const o = summarize(s.ours);
+    const p = summarize(s.peer);
+    const r = pairedRatio(s.peer, s.ours);
+    lines.push(`| ${names[w]} | ${fmt(o.median, 2)} (${fmt(o.min, 2)}–${fmt(o.max, 2)}) | ${fmt(p.median, 1)} (${fmt(p.min, 1)}–${fmt(p.max, 1)}) | ${fmt(r.median, 1)}× (${fmt(r.min, 1)}–${fmt(r.max, 1)}) |`);
+  }
+  lines.push('');
+  lines.push('Memory (process heap + array buffers after GC, delta over the inputs):');
+  lines.push('');
+  lines.push('| measure | @ssztree | @chainsafe/ssz |');
+  lines.push('| --- | --- | --- |');
+  for (const key of Object.keys(memory['peer'] ?? {})) {
+    lines.push(`| ${key} | ${fmt(memory['ours']?.[key] ?? Number.NaN, 1)} | ${fmt(memory['peer']?.[key] ?? Number.NaN, 1)} |`);
+  }
+  lines.push(`| of which preimage table (pubkeys) per validator | ${fmt(memory['ours']?.['preimageBytesPerValidator'] ?? Number.NaN, 1)} | – |`);
+  const report = lines.join('\n');
+  console.log(report);
+  if (process.argv.includes('--write')) writeSection('Views', report);
+}
+
+const role = process.argv[2];
+if (role === 'ours') serve(oursSide());
+else if (role === 'peer') serve(peerSide());
+else if (role === 'probe') {
+  // Ours only, one pass of every workload (a quick look while optimising).
+  const side = oursSide();
+  const t = (name: string, fn: () => void) => {
+    const start = performance.now();
+    fn();
+    console.log(name, (performance.now() - start).toFixed(1), 'ms');
+  };
+  const values = makeValidators(NV);
+  const bytes = Validators.serialize(values);
+  for (let k = 0; k < 2; k++) t('V1', () => side.validatorsFromValues(values));
+  for (let k = 0; k < 2; k++) t('V2', () => side.validatorsFromBytes(bytes));
+  const sb = State.serialize({ validators: makeValidators(NS), balances: makeBalances(NS) });
+  t('S1', () => side.stateFromBytes(sb));
+  for (let k = 0; k < 5; k++) {
+    t('B1', () => side.blockWrites(k));
+    t('B2', () => side.commitRoot());
+  }
+  for (let k = 0; k < 3; k++) {
+    t('E1', () => side.epochWrites(k));
+    t('E2', () => side.commitRoot());
+  }
+} else if (role === 'memory') console.log(JSON.stringify(memoryReport(process.argv[3] as 'ours' | 'peer')));
+else void main();

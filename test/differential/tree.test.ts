@@ -132,6 +132,48 @@ describe('toTree / fromTree: consensus containers (minimal)', () => {
   }
 });
 
+describe('deserializeToView: rejects exactly what deserialize rejects', () => {
+  const Validator = minimal.phase0.Validator as unknown as SszType<unknown>;
+  const targets: [string, SszType<unknown>][] = [
+    ['List[Validator]', list(Validator, 100) as unknown as SszType<unknown>],
+    ['phase0.BeaconState', minimal.phase0.BeaconState as unknown as SszType<unknown>],
+    ['Var', Var],
+  ];
+  for (const [name, type] of targets) {
+    it(name, () => {
+      fc.assert(
+        fc.property(arbitrary(type), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }), fc.nat(8), (value, flips, cut) => {
+          const bytes = type.serialize(value).slice();
+          for (const [at, byte] of flips) if (bytes.length > 0) bytes[at % bytes.length] = byte;
+          const input = cut === 0 ? bytes : bytes.subarray(0, Math.max(0, bytes.length - cut));
+          let expected: unknown = null;
+          let decoded: unknown;
+          try {
+            decoded = type.deserialize(input);
+          } catch (e) {
+            expected = e;
+          }
+          let got: unknown = null;
+          let view: ReturnType<typeof type.deserializeToView> | null = null;
+          try {
+            view = type.deserializeToView(input);
+          } catch (e) {
+            got = e;
+          }
+          if (expected !== null) {
+            expect(got).toBeInstanceOf(SszError);
+            expect((got as SszError).code).toBe((expected as SszError).code);
+          } else {
+            expect(got).toBe(null);
+            expect(Buffer.from((view as NonNullable<typeof view>).hashTreeRoot()).toString('hex')).toBe(Buffer.from(type.hashTreeRoot(decoded)).toString('hex'));
+          }
+        }),
+        { numRuns: 150 },
+      );
+    });
+  }
+});
+
 describe('toTree / fromTree: edges', () => {
   it('a tree in another store reads back through the Tree handle', () => {
     const store = new NodeStore();

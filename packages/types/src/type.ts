@@ -251,9 +251,26 @@ export abstract class SszType<V> implements Type<V> {
     return this._view(store, node);
   }
 
-  /** A view of the value serialized in `bytes` (validated like `deserialize`). */
+  /**
+   * @internal The view subtree of the value serialized in `data[start, end)`,
+   * validated like `_decode`. Containers and lists of packed records build it
+   * straight from the bytes; the rest decode, then build.
+   */
+  _nodeFromBytes(data: Uint8Array, dv: DataView, start: number, end: number, store: NodeStore): NodeId {
+    return this._viewNode(this._decode(data, dv, start, end), store);
+  }
+
+  /** A view of the value serialized in `bytes` (validated like `deserialize`), built from the bytes. */
   deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): TreeView<V> {
-    return this.toView(this.deserialize(bytes), store);
+    let node: NodeId;
+    try {
+      if (!(bytes instanceof Uint8Array)) throw new SszError('INVALID_VALUE', 'deserializeToView expects a Uint8Array');
+      // No copy of the input: every byte that reaches the tree is copied into the store (or the preimage table).
+      node = this._nodeFromBytes(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length, store);
+    } catch (e) {
+      throw withPath(treeError(e), this.typeName);
+    }
+    return this._view(store, node);
   }
 
   /** A view over an existing version (the view takes its own handle). */

@@ -190,6 +190,17 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     if (segment === 'length') return LENGTH_STEP;
     return { depth: 1 + depthForLimit(this.limit), index: elementIndex(segment, this.limit), next: this.elementType as SszType<unknown> };
   }
+  override _nodeFromBytes(data: Uint8Array, dv: DataView, start: number, end: number, store: NodeStore): NodeId {
+    const elem = this.elementType as SszType<V> & { _recordDepth?: number; _recordsFromBytes?(d: Uint8Array, s: number, c: number, st: NodeStore): NodeId[] };
+    const fixed = elem.fixedSize;
+    if ((elem._recordDepth ?? 0) === 0 || fixed === null || elem._recordsFromBytes === undefined) return super._nodeFromBytes(data, dv, start, end, store);
+    const size = end - start;
+    if (size % fixed !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${fixed}-byte elements`, end);
+    const count = size / fixed;
+    if (count > this.limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${this.limit}`, start + this.limit * fixed);
+    const nodes = elem._recordsFromBytes(data, start, count, store);
+    return store.withLength(subtreeFromNodes(store, nodes, depthForLimit(this.limit)), count);
+  }
   override _view(store: NodeStore, node: NodeId, tree?: Tree): CompositeSequenceView<V, ET> {
     const t = tree ?? new Tree(node, store);
     const { length } = readMixed(store, t.rootNode);

@@ -18,7 +18,8 @@
  * hashing (setNodesAtDepth + hcByLevel + executeHashComputations) and with
  * its lazy `node.root`.
  *
- *   npx tsx --conditions=source --expose-gc bench/core.ts [--rounds 7] [--warmup 2] [--write]
+ *   npx tsx --conditions=source --expose-gc bench/core.ts [--rounds 7] [--warmup 2] [--workloads a,b,c] [--write]
+ * (`--workloads` is for quick looks; the recorded report needs all three.)
  * `--write` records the report in docs/BENCHMARKS.md (`## Core`).
  */
 import { execFileSync } from 'node:child_process';
@@ -35,6 +36,7 @@ function arg(name: string): string | undefined {
 const rounds = Number(arg('rounds') ?? 7);
 const warmup = Number(arg('warmup') ?? 2);
 const write = process.argv.includes('--write');
+const only = arg('workloads')?.split(',');
 const script = fileURLToPath(new URL('./coreRow.ts', import.meta.url));
 
 const WORKLOADS = {
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < warmup + rounds; round++) {
       process.stdout.write(`round ${round + 1}/${warmup + rounds}${round < warmup ? ' (warm-up)' : ''}\n`);
       for (const [key, w] of Object.entries(WORKLOADS) as [Workload, (typeof WORKLOADS)[Workload]][]) {
+        if (only !== undefined && !only.includes(key)) continue;
         for (let i = 0; i < w.rows.length; i++) {
           const row = w.rows[(i + round) % w.rows.length]!;
           const reply = await procs.get(row)!.run(key);
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
   lines.push('| workload | row | ms | pmt batched / this | pmt lazy / this |');
   lines.push('| --- | --- | --- | --- | --- |');
   for (const [key, w] of Object.entries(WORKLOADS) as [Workload, (typeof WORKLOADS)[Workload]][]) {
+    if (only !== undefined && !only.includes(key)) continue;
     for (const row of w.rows) {
       const s = summarize(samples.get(`${key}|${row}`)!);
       let vsB = '';
@@ -106,6 +110,10 @@ async function main(): Promise<void> {
       }
       lines.push(`| ${w.title} | ${row} | ${fmt(s.median, 2)} (${fmt(s.min, 2)}–${fmt(s.max, 2)}) | ${vsB} | ${vsL} |`);
     }
+  }
+  if (only !== undefined) {
+    process.stdout.write(`\n${lines.join('\n')}\n`);
+    return;
   }
   const cRatio = pairedRatio(samples.get('c|ssztree')!, samples.get('c|merkleize')!);
   lines.push('');

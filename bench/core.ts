@@ -112,6 +112,10 @@ async function main(): Promise<void> {
     }
   }
   if (only !== undefined) {
+    if (only.includes('c')) {
+      const r = pairedRatio(samples.get('c|ssztree')!, samples.get('c|merkleize')!);
+      lines.push('', `(c) ssztree / merkleize (paired): ${fmt(r.median, 2)} (${fmt(r.min, 2)}–${fmt(r.max, 2)})`);
+    }
     process.stdout.write(`\n${lines.join('\n')}\n`);
     return;
   }

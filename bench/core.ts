@@ -23,7 +23,7 @@
  * `--write` records the report in docs/BENCHMARKS.md (`## Core`).
  */
 import { execFileSync } from 'node:child_process';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeSection } from './lib/docs.js';
 import { RowProcess } from './lib/rowProcess.js';
@@ -61,6 +61,7 @@ function memory(row: 'ssztree' | 'pmt'): MemoryResult {
 
 async function main(): Promise<void> {
   const machine = `${cpus().length}-core ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
+  const loadBefore = loadavg()[0]!;
   process.stdout.write(`${machine}\nmemory (d)…\n`);
   const memOurs = memory('ssztree');
   const memPmt = memory('pmt');
@@ -91,6 +92,8 @@ async function main(): Promise<void> {
 
   const lines: string[] = [];
   lines.push(`Machine: ${machine}. Hasher: ${memOurs.hasher} (both libraries). Command: \`npx tsx --conditions=source --expose-gc bench/core.ts --rounds ${rounds} --warmup ${warmup} --write\` (also \`npm run bench:core -- --write\`).`);
+  lines.push('');
+  lines.push(`Load average (1 min) ${fmt(loadBefore, 2)} at the start and ${fmt(loadavg()[0]!, 2)} at the end of the run: on a shared 2-core machine, min–max ranges widen with load; the paired ratios are the steadier figures.`);
   lines.push('');
   lines.push(`Each row runs in its own process; ${rounds} rounds after ${warmup} warm-up rounds, rows interleaved with a rotating order; same inputs for every row (same seeds). ms, median (min–max). Ratios are paired round by round (median, min–max): the peer's time divided by ours, so higher is better for us. "ssztree" writes with \`setChunksAtDepth\` (leaves made from the bytes, only where they change); "ssztree nodes" makes one leaf node per write and calls \`setNodesAtDepth\`, like pmt's \`LeafNode.fromRoot\` + \`setNodesAtDepth\`. Timed: new leaves, the write, the root. Not timed: dropping versions before the next run (ours: \`dispose()\` frees the unshared nodes; pmt: the GC).`);
   lines.push('');

@@ -7,7 +7,7 @@
  */
 import * as pmt from '@chainsafe/persistent-merkle-tree';
 import { merkleize, setHasher } from '@ssztree/hasher';
-import { NodeStore, Tree } from '../packages/core/src/index.js';
+import { NodeStore, Tree } from '@ssztree/core';
 import { serveRow } from './lib/rowProcess.js';
 
 export const DEPTH = 20;

@@ -78,11 +78,19 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     let v = this._values[i];
     if (v === NONE) {
       const f = this._fields[i] as FieldSlot;
-      v = f.type._fromNode(this._tree.store, this._nodeAt(i));
+      const store = this._tree.store;
+      const root = this._tree.rootNode;
+      if (this._depth > 0 && store.wideDepth(root) === this._depth) {
+        // A packed record: decode the field from its chunk (cutting the wide leaf would make a leaf per read).
+        const record = (this._record ??= store.wideChunks(root));
+        v = f.type._fromChunk(record, new DataView(record.buffer), 32 * i);
+      } else v = f.type._fromNode(store, this._nodeAt(i));
       this._values[i] = v;
     }
     return v;
   }
+  /** @internal The committed record's chunks, when this container is stored as one (read once). */
+  _record: Uint8Array | null = null;
 
   /** @internal Writes field i: a value, or (navigable fields) a view of the field's type. */
   _set(i: number, value: unknown): void {
@@ -157,6 +165,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       if (k > 0) {
         if (this._depth === 0) this._tree.rootNode = nodes[0] as NodeId;
         else this._tree.setNodesAtDepth(this._depth, indices, nodes);
+        this._record = null;
       }
       for (let i = 0; i < fields.length; i++) {
         const p = this._pending[i];

@@ -7,6 +7,7 @@
  *   npm run fuzz -- --per-target 200 --seed 1          exactly 200 inputs per target
  *   npm run fuzz -- --replay test/fuzz/failures/<file>.json
  *   npm run fuzz -- --list                             the targets and their aliases
+ *   npm run fuzz -- --views exact|verdict|off …         how deserializeToView is held to deserialize (default verdict)
  *
  * Prints the seed first; failures go to test/fuzz/failures/ (or --failures
  * DIR), each with its hex input and a repro command. Exit status 1 when
@@ -16,8 +17,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fromHex } from '@ssztree/types';
 import { CHAINSAFE_LENIENCIES } from './leniencies.js';
-import { check } from './oracle.js';
-import { memoryBound, runFuzz, type FuzzStats } from './runner.js';
+import { check, type ViewCheck } from './oracle.js';
+import { VIEW_STORE_CAP, memoryBound, runFuzz, type FuzzStats } from './runner.js';
 import { allTargets, selectTargets } from './targets.js';
 
 const DEFAULT_FAILURES = fileURLToPath(new URL('./failures', import.meta.url));
@@ -49,6 +50,7 @@ function summary(s: FuzzStats, final: boolean): string {
     lines.push(
       `  memory: start RSS ${mib(s.startRss)}, peak RSS ${mib(s.peakRss)}, peak arrayBuffers ${mib(s.peakArrayBuffers)}, peak heapUsed ${mib(s.peakHeapUsed)}; largest input ${s.maxInput} bytes`,
     );
+    lines.push(`  view store replaced ${s.viewStoreRecycles} times (its capacity passed ${VIEW_STORE_CAP / 2 ** 20} MiB)`);
     lines.push(`  slowest decode: ${s.slowest.ms.toFixed(1)} ms (${s.slowest.target}, ${s.slowest.size} bytes)`);
     const ts = Object.values(s.targets);
     lines.push(`  targets: ${ts.length}, fewest inputs ${Math.min(...ts.map((t) => t.inputs))}, most ${Math.max(...ts.map((t) => t.inputs))}, targets with an accepted input: ${ts.filter((t) => t.accepted > 0).length}`);
@@ -57,11 +59,17 @@ function summary(s: FuzzStats, final: boolean): string {
   return lines.join('\n');
 }
 
-function replay(file: string): number {
+function parseViews(v: string | undefined): ViewCheck {
+  if (v === undefined) return 'verdict';
+  if (v === 'exact' || v === 'verdict' || v === 'off') return v;
+  throw new Error(`--views takes exact, verdict or off, not ${v}`);
+}
+
+function replay(file: string, views: ViewCheck): number {
   const c = JSON.parse(readFileSync(file, 'utf8')) as { target: string; inputHex: string; what: string };
   const [target] = selectTargets(c.target).filter((t) => t.name === c.target);
   if (!target) throw new Error(`unknown target ${c.target}`);
-  const observed = check(target.type, fromHex(c.inputHex));
+  const observed = check(target.type, fromHex(c.inputHex), { views });
   console.log(`recorded: ${c.what}`);
   console.log(`now:      ${JSON.stringify(observed.verdict, null, 2)}`);
   return observed.verdict.kind === 'failure' ? 1 : 0;
@@ -70,7 +78,7 @@ function replay(file: string): number {
 function main(): number {
   const args = parseArgs(process.argv.slice(2));
   if (args.has('help')) {
-    console.log('usage: npm run fuzz -- [--seconds S | --count N | --per-target N] [--seed N] [--types a,b*] [--failures DIR] [--list] [--replay FILE]');
+    console.log('usage: npm run fuzz -- [--seconds S | --count N | --per-target N] [--seed N] [--types a,b*] [--failures DIR] [--views exact|verdict|off] [--list] [--replay FILE]');
     return 0;
   }
   if (args.has('list')) {
@@ -78,7 +86,7 @@ function main(): number {
     return 0;
   }
   const replayFile = args.get('replay');
-  if (replayFile) return replay(replayFile);
+  if (replayFile) return replay(replayFile, parseViews(args.get('views')));
 
   const seed = args.has('seed') ? Number(args.get('seed')) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
   const targets = selectTargets(args.get('types'));
@@ -89,6 +97,7 @@ function main(): number {
   console.log(`fuzz: seed ${seed}, ${targets.length} targets (${allTargets().length} in all), ` +
     (perTarget !== undefined ? `${perTarget} per target` : count !== undefined ? `${count} inputs` : `${seconds ?? 60} s`) +
     `; failures to ${failuresDir}`);
+  console.log(`deserializeToView check: ${parseViews(args.get('views'))}`);
   console.log(`documented ChainSafe leniencies: ${CHAINSAFE_LENIENCIES.map((l) => l.id).join(', ')}`);
   const stats = runFuzz({
     seed,
@@ -98,6 +107,7 @@ function main(): number {
     perTarget,
     failuresDir,
     sliceMs: args.has('slice-ms') ? Number(args.get('slice-ms')) : undefined,
+    views: parseViews(args.get('views')),
     onProgress: (s) => console.log(summary(s, false)),
     progressMs: 30_000,
   });

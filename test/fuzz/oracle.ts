@@ -7,9 +7,12 @@
  * the same bytes in a try: when we accept, it must accept too, re-serialize
  * to the same bytes and compute the same hashTreeRoot; when we reject, it
  * must reject too, unless a documented leniency of theirs explains it.
+ * `deserializeToView`, a second decoder that builds the tree straight from
+ * the bytes, must reach the same verdict (same error, or same root and bytes).
  * Anything else — another exception type, an SszError that wraps a host
  * error (`RangeError: …`), a disagreement, a slow decode — is a failure.
  */
+import type { NodeStore } from '@ssztree/core';
 import { SszError, toHex, type SszType } from '@ssztree/types';
 import { peerType } from '../differential/bridge.js';
 import { explainLeniency } from './leniencies.js';
@@ -65,7 +68,69 @@ export interface Observed {
   readonly decodeMs: number;
 }
 
-export function check(type: SszType<unknown>, bytes: Uint8Array): Observed {
+/**
+ * How `deserializeToView` is held to `deserialize`'s outcome:
+ * - `verdict`: the same acceptance and error code, and when accepted the same root and bytes;
+ * - `exact`: also the same type path and offset in every error;
+ * - `off`: not run.
+ */
+export type ViewCheck = 'off' | 'verdict' | 'exact';
+
+export interface CheckOptions {
+  /** Default `verdict` (see docs/RELIABILITY.md, open findings, for why not `exact` yet). */
+  readonly views?: ViewCheck;
+  /** The store views are built in (default: the shared default store). */
+  readonly store?: NodeStore;
+  /** Sweep the store after disposing the view (default true; a long loop may sweep every so often instead). */
+  readonly collect?: boolean;
+}
+
+/**
+ * `deserializeToView` is a second decoder (it builds the tree from the bytes
+ * without a value): it must reject exactly what `deserialize` rejects, with
+ * the same code (and, in `exact` mode, path and offset), and otherwise give
+ * the same root and bytes.
+ * Returns a failure description, or null.
+ */
+function checkView(
+  type: SszType<unknown>,
+  bytes: Uint8Array,
+  ourError: SszError | null,
+  ourRoot: string | null,
+  mode: ViewCheck,
+  store: NodeStore | undefined,
+  collect: boolean,
+): [string, string] | null {
+  let view: ReturnType<SszType<unknown>['deserializeToView']> | undefined;
+  try {
+    view = type.deserializeToView(bytes, store);
+  } catch (e) {
+    if (!(e instanceof SszError)) return ['non-SszError thrown by deserializeToView', describe(e)];
+    if (WRAPPED_HOST_ERROR.test(e.detail)) return ['host error wrapped as SszError by deserializeToView (a decoder bug)', describe(e)];
+    if (ourError === null) return ['deserializeToView rejects what deserialize accepts', describe(e)];
+    if (e.code !== ourError.code || (mode === 'exact' && (e.typePath !== ourError.typePath || e.offset !== ourError.offset))) {
+      return ['deserializeToView rejects with another error than deserialize', `view: ${describe(e)}; deserialize: ${describe(ourError)}`];
+    }
+    return null;
+  }
+  try {
+    if (ourError !== null) return ['deserializeToView accepts what deserialize rejects', `deserialize: ${describe(ourError)}`];
+    const root = toHex(view.hashTreeRoot());
+    if (root !== ourRoot) return ['deserializeToView gives another root', `view root ${root}, value root ${ourRoot}`];
+    if (!sameBytes(view.serialize(), bytes)) return ['deserializeToView re-serializes to other bytes', `view re-serializes to ${head(() => (view as { serialize(): Uint8Array }).serialize())}`];
+    return null;
+  } catch (e) {
+    return ['a view from deserializeToView does not hash or serialize', describe(e)];
+  } finally {
+    const s = store ?? view.store;
+    view.dispose();
+    // Floating nodes are swept at safe points only (a macrotask, or collect()); fuzz loops are synchronous.
+    if (collect) s.collect();
+  }
+}
+
+export function check(type: SszType<unknown>, bytes: Uint8Array, options: CheckOptions = {}): Observed {
+  const views = options.views ?? 'verdict';
   const t0 = performance.now();
   let value: unknown;
   let ourError: unknown = null;
@@ -98,6 +163,8 @@ export function check(type: SszType<unknown>, bytes: Uint8Array): Observed {
     if (!CODES.has(e.code)) return fail(`unexpected error code ${e.code} from deserialize`, describe(e), theirText);
     if (!e.typePath.startsWith(type.typeName)) return fail(`type path does not start at ${type.typeName}`, describe(e), theirText);
     if (!(e.offset >= 0 && e.offset <= bytes.length)) return fail(`error offset ${e.offset} outside the input of ${bytes.length} bytes`, describe(e), theirText);
+    const viewFailure = views !== 'off' ? checkView(type, bytes, e, null, views, options.store, options.collect ?? true) : null;
+    if (viewFailure) return fail(viewFailure[0], viewFailure[1], theirText);
     if (theirError === null) {
       const leniency = explainLeniency(e);
       if (leniency) return { verdict: { kind: 'leniency', id: leniency.id, code: e.code }, decodeMs };
@@ -127,5 +194,7 @@ export function check(type: SszType<unknown>, bytes: Uint8Array): Observed {
   }
   if (!sameBytes(theirBytes, bytes)) return fail('ChainSafe round trip changes the bytes', 'accepted, round trip exact', `re-serializes to ${head(() => theirBytes)}`);
   if (theirRoot !== root) return fail('hashTreeRoot differs from ChainSafe', `root ${root}`, `root ${theirRoot}`);
+  const viewFailure = views !== 'off' ? checkView(type, bytes, null, root, views, options.store, options.collect ?? true) : null;
+  if (viewFailure) return fail(viewFailure[0], viewFailure[1], theirText);
   return { verdict: { kind: 'accept' }, decodeMs };
 }

@@ -10,11 +10,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { NodeStore } from '@ssztree/core';
 import { ContainerType, toHex, type SszType } from '@ssztree/types';
 import { arbitrary } from '../differential/arbitrary.js';
 import { layoutOf, type Layout } from './layout.js';
 import { mutate } from './mutators.js';
-import { check, type Verdict } from './oracle.js';
+import { check, type Verdict, type ViewCheck } from './oracle.js';
 import { Rng, hashString } from './prng.js';
 import type { Target } from './targets.js';
 
@@ -38,6 +39,14 @@ const SEED_AS_IS = 0.02;
  */
 export const MEMORY_SLACK = 768 * 2 ** 20;
 export const MEMORY_PER_INPUT_BYTE = 64;
+
+/**
+ * Views are built in a store private to the run, replaced by a fresh one when
+ * its storage passes this size: a store's capacity currently grows under
+ * build → dispose → collect cycles even with no live nodes (docs/RELIABILITY.md,
+ * open findings), which would otherwise trip the memory bound.
+ */
+export const VIEW_STORE_CAP = 256 * 2 ** 20;
 
 export interface FailureCase {
   readonly target: string;
@@ -76,6 +85,8 @@ export interface FuzzStats {
   peakHeapUsed: number;
   maxInput: number;
   slowest: { ms: number; target: string; size: number };
+  /** How often the view store was replaced (VIEW_STORE_CAP). */
+  viewStoreRecycles: number;
 }
 
 export interface FuzzOptions {
@@ -91,6 +102,8 @@ export interface FuzzOptions {
   readonly failuresDir?: string | null;
   /** Per visit of a target in time-sliced mode. */
   readonly sliceMs?: number;
+  /** How `deserializeToView` is checked on every input (default `verdict`). */
+  readonly views?: ViewCheck;
   /** Sample memory every this many inputs. */
   readonly memoryEvery?: number;
   readonly onProgress?: (stats: FuzzStats) => void;
@@ -189,6 +202,7 @@ function newStats(seed: number): FuzzStats {
     peakHeapUsed: m.heapUsed,
     maxInput: 0,
     slowest: { ms: 0, target: '', size: 0 },
+    viewStoreRecycles: 0,
   };
 }
 
@@ -210,6 +224,8 @@ export function runFuzz(options: FuzzOptions): FuzzStats {
   const maxCount = options.count ?? Infinity;
   let lastProgress = t0;
   let sinceSample = 0;
+  let viewStore = new NodeStore();
+  let sinceCollect = 0;
 
   const record = (stream: TargetStream, bytes: Uint8Array, how: string, verdict: Verdict): void => {
     const ts = (stats.targets[stream.target.name] ??= { inputs: 0, accepted: 0, rejected: 0, leniencies: 0 });
@@ -270,7 +286,15 @@ export function runFuzz(options: FuzzOptions): FuzzStats {
   const one = (stream: TargetStream): void => {
     const { bytes, how } = stream.next();
     if (bytes.length > stats.maxInput) stats.maxInput = bytes.length;
-    const observed = check(stream.target.type, bytes);
+    const observed = check(stream.target.type, bytes, { views: options.views ?? 'verdict', store: viewStore, collect: false });
+    if (++sinceCollect >= 256 || bytes.length > HUGE) {
+      sinceCollect = 0;
+      viewStore.collect();
+      if (viewStore.stats().bytes > VIEW_STORE_CAP) {
+        viewStore = new NodeStore();
+        stats.viewStoreRecycles++;
+      }
+    }
     if (observed.decodeMs > stats.slowest.ms) stats.slowest = { ms: observed.decodeMs, target: stream.target.name, size: bytes.length };
     record(stream, bytes, how, observed.verdict);
     if (++sinceSample >= memoryEvery || bytes.length > HUGE) sampleMemory(stream, bytes, how);

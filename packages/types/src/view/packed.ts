@@ -113,7 +113,10 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     let page = this.#pages.get(p);
     if (page === undefined) {
       const node = this.#pageLevel === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this.#pageLevel, p);
-      const bytes = readChunks(this._tree.store, node, this.#shape.pageDepth, 1 << this.#shape.pageDepth);
+      const store = this._tree.store;
+      const depth = this.#shape.pageDepth;
+      // A page written by a view is one wide leaf: take its chunks in one copy.
+      const bytes = depth > 0 && store.wideDepth(node) === depth ? store.wideChunks(node) : readChunks(store, node, depth, 1 << depth);
       page = { bytes, dv: new DataView(bytes.buffer), words: new Int32Array(bytes.buffer) };
       this.#pages.set(p, page);
     }

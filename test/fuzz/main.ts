@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { fromHex } from '@ssztree/types';
 import { CHAINSAFE_LENIENCIES } from './leniencies.js';
 import { check, type ViewCheck } from './oracle.js';
-import { VIEW_STORE_CAP, memoryBound, runFuzz, type FuzzStats } from './runner.js';
+import { memoryBound, runFuzz, type FuzzStats } from './runner.js';
 import { allTargets, selectTargets } from './targets.js';
 
 const DEFAULT_FAILURES = fileURLToPath(new URL('./failures', import.meta.url));
@@ -50,7 +50,7 @@ function summary(s: FuzzStats, final: boolean): string {
     lines.push(
       `  memory: start RSS ${mib(s.startRss)}, peak RSS ${mib(s.peakRss)}, peak arrayBuffers ${mib(s.peakArrayBuffers)}, peak heapUsed ${mib(s.peakHeapUsed)}; largest input ${s.maxInput} bytes`,
     );
-    lines.push(`  view store replaced ${s.viewStoreRecycles} times (its capacity passed ${VIEW_STORE_CAP / 2 ** 20} MiB)`);
+    lines.push(`  view store: ${mib(s.viewStoreBytes)} of storage at the last sample`);
     lines.push(`  slowest decode: ${s.slowest.ms.toFixed(1)} ms (${s.slowest.target}, ${s.slowest.size} bytes)`);
     const ts = Object.values(s.targets);
     lines.push(`  targets: ${ts.length}, fewest inputs ${Math.min(...ts.map((t) => t.inputs))}, most ${Math.max(...ts.map((t) => t.inputs))}, targets with an accepted input: ${ts.filter((t) => t.accepted > 0).length}`);

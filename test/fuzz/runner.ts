@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { NodeStore } from '@ssztree/core';
-import { ContainerType, toHex, type SszType } from '@ssztree/types';
+import { ContainerType, preimageBytes, toHex, type SszType } from '@ssztree/types';
 import { arbitrary } from '../differential/arbitrary.js';
 import { layoutOf, type Layout } from './layout.js';
 import { mutate } from './mutators.js';
@@ -39,14 +39,6 @@ const SEED_AS_IS = 0.02;
  */
 export const MEMORY_SLACK = 768 * 2 ** 20;
 export const MEMORY_PER_INPUT_BYTE = 64;
-
-/**
- * Views are built in a store private to the run, replaced by a fresh one when
- * its storage passes this size: a store's capacity currently grows under
- * build → dispose → collect cycles even with no live nodes (docs/RELIABILITY.md,
- * open findings), which would otherwise trip the memory bound.
- */
-export const VIEW_STORE_CAP = 256 * 2 ** 20;
 
 export interface FailureCase {
   readonly target: string;
@@ -85,8 +77,8 @@ export interface FuzzStats {
   peakHeapUsed: number;
   maxInput: number;
   slowest: { ms: number; target: string; size: number };
-  /** How often the view store was replaced (VIEW_STORE_CAP). */
-  viewStoreRecycles: number;
+  /** Storage held by the run's view store at the last memory sample. */
+  viewStoreBytes: number;
 }
 
 export interface FuzzOptions {
@@ -202,7 +194,7 @@ function newStats(seed: number): FuzzStats {
     peakHeapUsed: m.heapUsed,
     maxInput: 0,
     slowest: { ms: 0, target: '', size: 0 },
-    viewStoreRecycles: 0,
+    viewStoreBytes: 0,
   };
 }
 
@@ -224,7 +216,8 @@ export function runFuzz(options: FuzzOptions): FuzzStats {
   const maxCount = options.count ?? Infinity;
   let lastProgress = t0;
   let sinceSample = 0;
-  let viewStore = new NodeStore();
+  // Views are built in a store private to the run (not the shared default store) and swept every 256 inputs.
+  const viewStore = new NodeStore();
   let sinceCollect = 0;
 
   const record = (stream: TargetStream, bytes: Uint8Array, how: string, verdict: Verdict): void => {
@@ -277,9 +270,10 @@ export function runFuzz(options: FuzzOptions): FuzzStats {
     stats.peakRss = Math.max(stats.peakRss, m.rss);
     stats.peakArrayBuffers = Math.max(stats.peakArrayBuffers, m.arrayBuffers);
     stats.peakHeapUsed = Math.max(stats.peakHeapUsed, m.heapUsed);
+    stats.viewStoreBytes = viewStore.stats().bytes;
     const bound = memoryBound(stats);
     if (m.rss > bound) {
-      fail(stream, bytes, how, `memory: RSS ${(m.rss / 2 ** 20).toFixed(0)} MiB above the bound ${(bound / 2 ** 20).toFixed(0)} MiB`, `arrayBuffers ${(m.arrayBuffers / 2 ** 20).toFixed(0)} MiB, heapUsed ${(m.heapUsed / 2 ** 20).toFixed(0)} MiB`, '');
+      fail(stream, bytes, how, `memory: RSS ${(m.rss / 2 ** 20).toFixed(0)} MiB above the bound ${(bound / 2 ** 20).toFixed(0)} MiB`, `arrayBuffers ${(m.arrayBuffers / 2 ** 20).toFixed(0)} MiB, heapUsed ${(m.heapUsed / 2 ** 20).toFixed(0)} MiB, view store ${(stats.viewStoreBytes / 2 ** 20).toFixed(0)} MiB, preimage tables ${(preimageBytes() / 2 ** 20).toFixed(0)} MiB`, '');
     }
   };
 
@@ -290,10 +284,6 @@ export function runFuzz(options: FuzzOptions): FuzzStats {
     if (++sinceCollect >= 256 || bytes.length > HUGE) {
       sinceCollect = 0;
       viewStore.collect();
-      if (viewStore.stats().bytes > VIEW_STORE_CAP) {
-        viewStore = new NodeStore();
-        stats.viewStoreRecycles++;
-      }
     }
     if (observed.decodeMs > stats.slowest.ms) stats.slowest = { ms: observed.decodeMs, target: stream.target.name, size: bytes.length };
     record(stream, bytes, how, observed.verdict);

@@ -38,7 +38,9 @@ export type SszErrorCode =
   /** A tree node does not have the shape the type needs (an opaque node, a leaf where a branch belongs, a bad length leaf). */
   | 'BAD_TREE'
   /** A view path or index that the type does not have (a field name it lacks, an index past the length). */
-  | 'BAD_PATH';
+  | 'BAD_PATH'
+  /** A view used after `dispose()` (child views of lists and vectors are disposed by their parent's next commit). */
+  | 'STALE_VIEW';
 
 export class SszError extends Error {
   override readonly name = 'SszError';

@@ -224,4 +224,17 @@ describe('views', () => {
     }
     expect(counts[2]).toBe(counts[0]);
   });
+
+  it('a child view of a list is stale after its parent commits: SszError STALE_VIEW, never a core error', () => {
+    const v = State.toView(state(4));
+    const child = v.validators.get(1);
+    child.slashed = true;
+    v.hashTreeRoot();
+    expect(v.validators.get(1).slashed).toBe(true);
+    expect((thrown(() => (child.slashed = false)) as SszError).code).toBe('STALE_VIEW');
+    expect((thrown(() => child.hashTreeRoot()) as SszError).code).toBe('STALE_VIEW');
+    const b = v.balances;
+    v.dispose();
+    expect((thrown(() => b.get(0)) as SszError).code).toBe('STALE_VIEW');
+  });
 });

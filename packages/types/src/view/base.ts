@@ -14,7 +14,7 @@
  * @module
  */
 import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
-import { withPath } from '../errors.js';
+import { SszError, withPath } from '../errors.js';
 import type { SszType } from '../type.js';
 import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './memory.js';
 
@@ -104,6 +104,13 @@ export abstract class TreeView<V> {
   /** @internal Disposes cached child views (their handles would otherwise keep old versions alive until GC). */
   _disposeChildren(): void {}
 
+  /** @internal Throws `STALE_VIEW` once the view's handle is released (never a core error). */
+  _live(): void {
+    if (this._tree.disposed) {
+      throw new SszError('STALE_VIEW', 'the view was disposed (child views of lists and vectors live until their parent commits; get them again)', -1, this.type.typeName);
+    }
+  }
+
   /** @internal Marks the view dirty and tells its parent (once per commit). */
   _markDirty(): void {
     if (this._dirty) return;
@@ -113,6 +120,7 @@ export abstract class TreeView<V> {
 
   /** @internal `_flush` with the type name prepended to errors. */
   _commitNow(): void {
+    this._live();
     try {
       this._flush();
       this._dirty = false;

@@ -54,6 +54,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   }
 
   #check(i: number): void {
+    this._live();
     if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', `index ${i} is outside 0..${this.#length - 1}`, -1, this.type.typeName);
   }
 
@@ -85,6 +86,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
 
   /** Appends an element (lists only). */
   push(value: E | TreeView<E>): void {
+    this._live();
     if (!this.#isList) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
     if (this.#length >= this.#limit) throw new SszError('LIMIT_EXCEEDED', `the list is full (${this.#limit})`, -1, this.type.typeName);
     this.#write(this.#length, value, true);

@@ -57,6 +57,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
 
   /** @internal Reads field i: a child view for navigable fields, else the value. */
   _get(i: number): unknown {
+    this._live();
     const f = this._fields[i] as FieldSlot;
     if (f.navigable) {
       let child = this._children[i];
@@ -94,6 +95,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
 
   /** @internal Writes field i: a value, or (navigable fields) a view of the field's type. */
   _set(i: number, value: unknown): void {
+    this._live();
     const f = this._fields[i] as FieldSlot;
     if (f.navigable) {
       let child: TreeView<unknown>;

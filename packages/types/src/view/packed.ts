@@ -106,6 +106,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   }
 
   #check(i: number): void {
+    this._live();
     if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', `index ${i} is outside 0..${this.#length - 1}`, -1, this.type.typeName);
   }
 
@@ -139,6 +140,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   /** Appends an element (lists only). */
   push(value: V): void {
+    this._live();
     if (!this.#isList) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
     if (this.#length >= this.#limit) throw new SszError('LIMIT_EXCEEDED', `the list is full (${this.#limit})`, -1, this.type.typeName);
     this.#validate(value);

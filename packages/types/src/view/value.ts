@@ -20,12 +20,14 @@ export class ValueView<V> extends TreeView<V> {
   }
 
   get value(): V {
+    this._live();
     if (this.#pending !== null) return this.#pending.value;
     if (this.#cached === null) this.#cached = { value: this.type.fromTree(this._tree) };
     return this.#cached.value;
   }
 
   set value(value: V) {
+    this._live();
     this.type._check(value);
     if (this.#cached === null) this.#cached = { value: this.type.fromTree(this._tree) };
     // Equal to the committed value: drop any pending write, so the tree keeps its node.

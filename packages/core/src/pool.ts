@@ -146,17 +146,25 @@ export class Pool {
    * first, then fresh slots. The caller initialises every slot's state.
    */
   allocRuns(count: number): number[] {
+    if (count === 1) {
+      // One node has no sibling to sit beside: any free slot will do. (Small
+      // builds — an element's one-chunk subtree — must reuse freed slots, or
+      // a program building and dropping them grows the pool forever.)
+      return [this.alloc(), 1];
+    }
     const runs: number[] = [];
     let left = count;
     // Free stretches of pages that are at least half free: whole pages, or
     // runs of at least MIN_RUN slots, so a run is worth one hashInto call.
+    // A small build (fewer than MIN_RUN nodes) takes any stretch that holds
+    // it whole, for the same reason as above.
     for (let p = 0; p < this.freeInPage.length && left > 0; p++) {
       const free = this.freeInPage[p]!;
       if (free === this.pageSize) {
         const len = Math.min(left, this.pageSize);
         this.take(p, 0, len, runs);
         left -= len;
-      } else if (free >= this.pageSize >>> 1 && left >= MIN_RUN) {
+      } else if ((free >= this.pageSize >>> 1 && left >= MIN_RUN) || (left < MIN_RUN && free >= left)) {
         left -= this.takeStretches(p, left, runs);
       }
     }

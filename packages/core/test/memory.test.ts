@@ -58,3 +58,25 @@ describe('memory per node', () => {
     expect(after.bytes - before.bytes).toBeLessThanOrEqual(48 * unshared + pageSlack);
   });
 });
+
+describe('memory stays flat when small builds are made and dropped', () => {
+  // Regression: one-node bulk builds (an element's one-chunk subtree) used to
+  // take fresh slots instead of freed ones, so the store grew without bound
+  // while holding no live node (found by the fuzz harness).
+  it('one-chunk and few-chunk fromChunks builds reuse freed slots', () => {
+    const store = new NodeStore();
+    const chunk = chunkOf(3);
+    const sizes: number[] = [];
+    for (let round = 0; round < 12; round++) {
+      const leaves = Array.from({ length: 4096 }, (_, i) => store.fromChunks(i % 3 === 0 ? chunk : new Uint8Array(96).fill(i), i % 3 === 0 ? 0 : 2));
+      const tree = new Tree(store.setNodesAtDepth(store.zero(12), 12, leaves.map((_, i) => i), leaves), store);
+      tree.root;
+      tree.dispose();
+      store.collect();
+      expect(store.stats().nodes).toBe(0);
+      sizes.push(store.stats().bytes);
+    }
+    // After the first rounds have sized the pools, nothing more is allocated.
+    expect(sizes.at(-1)).toBe(sizes[3]);
+  });
+});

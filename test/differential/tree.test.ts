@@ -132,12 +132,15 @@ describe('toTree / fromTree: consensus containers (minimal)', () => {
   }
 });
 
-describe('deserializeToView: rejects exactly what deserialize rejects', () => {
+describe('deserializeToView: rejects exactly what deserialize rejects (same code, path and offset)', () => {
   const Validator = minimal.phase0.Validator as unknown as SszType<unknown>;
   const targets: [string, SszType<unknown>][] = [
     ['List[Validator]', list(Validator, 100) as unknown as SszType<unknown>],
     ['phase0.BeaconState', minimal.phase0.BeaconState as unknown as SszType<unknown>],
     ['Var', Var],
+    ['Validator', Validator],
+    ['AttestationData', minimal.phase0.AttestationData as unknown as SszType<unknown>],
+    ['SyncAggregate', minimal.altair.SyncAggregate as unknown as SszType<unknown>],
   ];
   for (const [name, type] of targets) {
     it(name, () => {
@@ -163,6 +166,8 @@ describe('deserializeToView: rejects exactly what deserialize rejects', () => {
           if (expected !== null) {
             expect(got).toBeInstanceOf(SszError);
             expect((got as SszError).code).toBe((expected as SszError).code);
+            expect((got as SszError).typePath).toBe((expected as SszError).typePath);
+            expect((got as SszError).offset).toBe((expected as SszError).offset);
           } else {
             expect(got).toBe(null);
             expect(Buffer.from((view as NonNullable<typeof view>).hashTreeRoot()).toString('hex')).toBe(Buffer.from(type.hashTreeRoot(decoded)).toString('hex'));

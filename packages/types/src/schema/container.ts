@@ -236,9 +236,10 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     const n = this.infos.length;
     const ranges = new Int32Array(2 * n);
     const size = end - start;
-    if (this.fixedSize !== null ? size !== this.fixedSize : size < this.fixedPartSize) {
-      const short = size < (this.fixedSize ?? this.fixedPartSize);
-      throw new SszError(short ? 'SHORT_INPUT' : 'TRAILING_BYTES', `expected ${this.fixedSize ?? `at least ${this.fixedPartSize}`} bytes, got ${size}`, short ? end : start);
+    // Same codes and offsets as the generated decoder (containerCodegen.ts helpers).
+    if (this.fixedSize !== null && size !== this.fixedSize) this._checkFixed(start, end);
+    if (this.fixedSize === null && size < this.fixedPartSize) {
+      throw new SszError('SHORT_INPUT', `${size} bytes cannot hold the fixed part of ${this.fixedPartSize}`, end);
     }
     let lastVar = -1;
     let prev = this.fixedPartSize;
@@ -251,7 +252,8 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       }
       const o = dv.getUint32(start + f.fixedPos, true);
       if (lastVar < 0 ? o !== this.fixedPartSize : o < prev || o > size) {
-        throw withPath(new SszError('BAD_OFFSET', `offset ${o} of ${f.name} is out of order or out of bounds`, start + f.fixedPos), f.segment);
+        const why = lastVar < 0 ? `is not the fixed part's end ${prev}` : o < prev ? `is below the previous offset ${prev}` : `is past the end ${size}`;
+        throw withPath(new SszError('BAD_OFFSET', `offset ${o} ${why}`, start + f.fixedPos), f.segment);
       }
       if (lastVar >= 0) ranges[2 * lastVar + 1] = start + o;
       ranges[2 * i] = start + o;
@@ -265,7 +267,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   override _nodeFromBytes(data: Uint8Array, dv: DataView, start: number, end: number, store: NodeStore): NodeId {
     if (this._recordDepth > 0) {
       this._checkFixed(start, end);
-      return this._recordsFromBytes(data, start, 1, store)[0] as NodeId;
+      return this._recordsFromBytes(data, start, 1, store, false)[0] as NodeId;
     }
     const ranges = this.fieldRanges(dv, start, end);
     const nodes = new Array<NodeId>(this.infos.length);
@@ -287,7 +289,8 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
    * validated, wide byte fields hashed in one batch and their preimages
    * recorded; one wide leaf per row. No value objects are made.
    */
-  _recordsFromBytes(data: Uint8Array, start: number, count: number, store: NodeStore): NodeId[] {
+  _recordsFromBytes(data: Uint8Array, start: number, count: number, store: NodeStore, indexed = true): NodeId[] {
+    // Errors carry `[i]` for list elements only; a lone record's path is its fields'.
     const size = this.fixedSize as number;
     const stride = 32 << this.depth;
     const batch = batchSize(this.depth);
@@ -327,10 +330,12 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
         for (let e = 0; e < n; e++) {
           const src = start + (first + e) * size + f.fixedPos;
           if (isBool && (data[src] as number) > 1) {
-            throw withPath(withPath(new SszError('BAD_BOOLEAN', `boolean byte ${data[src]}`, src), f.segment, src), `[${first + e}]`, src);
+            const err = withPath(new SszError('BAD_BOOLEAN', `boolean byte 0x${(data[src] as number).toString(16).padStart(2, '0')} is neither 0 nor 1`, src), f.segment, src);
+            throw indexed ? withPath(err, `[${first + e}]`, src) : err;
           }
           if (bits !== 0 && (data[src + fs - 1] as number) >> bits !== 0) {
-            throw withPath(withPath(new SszError('BAD_BITS', 'padding bits are set', src + fs - 1), f.segment, src), `[${first + e}]`, src);
+            const err = withPath(new SszError('BAD_BITS', `padding bits above bit ${(f.type as BitvectorType).length} are set`, src + fs - 1), f.segment, src);
+            throw indexed ? withPath(err, `[${first + e}]`, src) : err;
           }
           const dst = e * stride + 32 * i;
           for (let b = 0; b < fs; b++) rows[dst + b] = data[src + b] as number;

@@ -131,7 +131,38 @@ function renderReport(): string {
     }
   }
   lines.push('', 'Speed-up columns are the peer\'s time divided by the row\'s, per round; > 1 means the row is faster.');
+  lines.push(...targetVerdicts());
   return lines.join('\n');
+}
+
+/** The issue #2 targets, judged from this run's samples (rows that did not run are skipped). */
+function targetVerdicts(): string[] {
+  const has = (r: string, w: Workload) => samples.has(key(r, w));
+  const mhs = (r: string) => N / 1e6 / (summarize(samples.get(key(r, 'W1'))!).median / 1e3);
+  const paired = (a: string, b: string, w: Workload) => pairedRatio(samples.get(key(a, w))!, samples.get(key(b, w))!).median;
+  const rows: string[] = [];
+  const verdict = (ok: boolean) => (ok ? 'met' : 'not met');
+  if (has('ssztree/wasm', 'W1')) {
+    const v = mhs('ssztree/wasm');
+    const asRatio = has('as-sha256 hashInto', 'W1') ? paired('as-sha256 hashInto', 'ssztree/wasm', 'W1') : Number.NaN;
+    rows.push(`| wasm ≥ 6 M hashes/s on W1, > 3× as-sha256 | ${fmt(v, 2)} M/s, ${fmt(asRatio, 2)}× as-sha256 | ${verdict(v >= 6 && asRatio > 3)} |`);
+  }
+  if (has('ssztree/js', 'W1')) {
+    const v = mhs('ssztree/js');
+    const nobleRatio = has('noble sha256 per input', 'W1') ? paired('noble sha256 per input', 'ssztree/js', 'W1') : Number.NaN;
+    rows.push(`| js ≥ 1.5 M hashes/s on W1 (4× noble per input) | ${fmt(v, 2)} M/s, ${fmt(nobleRatio, 2)}× noble | ${verdict(v >= 1.5)} (${verdict(nobleRatio >= 4)} for 4×) |`);
+  }
+  if (has('ssztree/hashtree', 'W1') && has('hashtree hashInto', 'W1')) {
+    const r = paired('ssztree/hashtree', 'hashtree hashInto', 'W1');
+    rows.push(`| hashtree through our API within 5% of raw hashInto (W1) | ${fmt(r, 3)}× raw time | ${verdict(r <= 1.05)} |`);
+  }
+  for (const r of rowNames.filter((x) => x.startsWith('ssztree/'))) {
+    if (!has(r, 'W1') || !has(r, 'W2-20')) continue;
+    const q = paired(r, r, 'W1') === 1 ? pairedRatio(samples.get(key(r, 'W2-20'))!, samples.get(key(r, 'W1'))!).median : Number.NaN;
+    rows.push(`| ${r}: merkleize 2^20 ≤ 1.1× hashing 2^20 inputs | ${fmt(q, 3)}× | ${verdict(q <= 1.1)} |`);
+  }
+  if (rows.length === 0) return [];
+  return ['', '### Targets (issue #2), judged from this run', '', '| target | this run | verdict |', '|---|---:|---|', ...rows];
 }
 
 await main();

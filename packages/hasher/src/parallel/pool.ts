@@ -42,24 +42,18 @@ const MAX_SLOTS = 256;
 /** Most workers the default size starts, whatever the core count. */
 const DEFAULT_MAX_WORKERS = 7;
 /**
- * Layers below this many messages stay on the main thread: waking a worker
- * and collecting its result costs tens of microseconds, which a share of
- * 2^11 messages (~0.1 ms native) would not repay. Measured with
- * bench/parallel.ts (layer sizes 2^8..2^16, pool on vs off).
+ * Layers below this many messages stay on the main thread: waking a worker,
+ * copying its share and collecting the result costs more than it saves on
+ * small layers. Measured with bench/parallel.ts (2 cores, hashtree, 1
+ * worker, threshold lowered to 2^9 for the run, 5 rounds): 2^10 messages
+ * ×0.39, 2^12 ×0.83, 2^14 ×1.35, 2^16 ×1.56 against the pool off — the
+ * break-even lies between 2^12 and 2^14.
  */
 export const LAYER_THRESHOLD = 1 << 13;
 /** How long the first parallel call waits for workers to load their backend. */
 const BOOT_WAIT_MS = 5_000;
 /** A worker slower than this (plus 20× the main thread's own share time) is presumed dead. */
 const WAIT_FLOOR_MS = 1_000;
-
-/**
- * Copy cost per message relative to hashing it, by backend: the main thread
- * copies each worker's share in (64 bytes) and its digests out (32 bytes),
- * so it takes a smaller share itself when hashing is cheap relative to
- * copying (native) than when it is dear (wasm, js).
- */
-const COPY_COST: Record<string, number> = { hashtree: 0.2, wasm: 0.05, js: 0.02, noble: 0.01 };
 
 interface PoolWorker {
   readonly slot: number;
@@ -278,12 +272,17 @@ function giveUp(w: PoolWorker): boolean {
   return false;
 }
 
-/** How many of `n` units the main thread keeps when `p` workers take the rest. */
-function mainShare(n: number, p: number, backend: string): number {
-  const c = COPY_COST[backend] ?? 0.05;
-  const fraction = Math.max(0, (1 / p - c) / (1 - c + 1 / p));
-  const perWorker = Math.floor((n - Math.floor(n * fraction)) / p);
-  return n - perWorker * p;
+/**
+ * How many of `n` units the main thread keeps when `p` workers take the rest:
+ * an equal share (plus the remainder). The main thread also copies the
+ * workers' shares in and their results out, so a smaller main share looked
+ * right on paper, but measured on 2 cores with hashtree (bench/parallel.ts,
+ * 3 rounds each) an equal split was fastest: main-share fractions 0.44 /
+ * 0.47 / 0.50 gave merkleize 2^22 ×1.65 / ×1.75 / ×1.80 and a 2^20 layer
+ * ×1.41 / ×1.52 / ×1.59 over the pool off.
+ */
+function mainShare(n: number, p: number): number {
+  return n - Math.floor(n / (p + 1)) * p;
 }
 
 interface Plan {
@@ -296,7 +295,7 @@ function plan(backend: HasherBackend, n: number, minimum: number): Plan | undefi
   if (n < minimum) return undefined;
   const ws = readyWorkers(backend.name);
   if (ws.length === 0) return undefined;
-  const mainCount = mainShare(n, ws.length, backend.name);
+  const mainCount = mainShare(n, ws.length);
   return { workers: ws, mainCount, perWorker: (n - mainCount) / ws.length };
 }
 

@@ -307,17 +307,8 @@ function plan(backend: HasherBackend, n: number, minimum: number): Plan | undefi
 export function parallelHashInto(backend: HasherBackend, input: Uint8Array, output: Uint8Array): boolean {
   const p = plan(backend, output.length >>> 5, LAYER_THRESHOLD);
   if (p === undefined) return false;
-  const { workers: ws, mainCount, perWorker } = p;
-  // Every worker's input is copied to its staging before the main thread
-  // writes anything, so in-place folding stays safe.
-  ws.forEach((w, i) => {
-    const first = mainCount + i * perWorker;
-    dispatch(w, LAYER, input.subarray(64 * first, 64 * (first + perWorker)), perWorker, 0);
-  });
-  const started = Date.now();
-  backend.hashInto(input.subarray(0, 64 * mainCount), output.subarray(0, 32 * mainCount));
-  const timeout = WAIT_FLOOR_MS + 20 * (Date.now() - started);
-  ws.forEach((w, i) => finishLayer(backend, w, collect(w, timeout), output, 32 * (mainCount + i * perWorker), perWorker));
+  const timeout = startLayer(backend, p, input, output);
+  p.workers.forEach((w, i) => finishLayer(backend, w, collect(w, timeout), output, 32 * (p.mainCount + i * p.perWorker), p.perWorker));
   return true;
 }
 
@@ -325,6 +316,21 @@ export function parallelHashInto(backend: HasherBackend, input: Uint8Array, outp
 export async function parallelHashIntoAsync(backend: HasherBackend, input: Uint8Array, output: Uint8Array): Promise<boolean> {
   const p = plan(backend, output.length >>> 5, LAYER_THRESHOLD);
   if (p === undefined) return false;
+  const timeout = startLayer(backend, p, input, output);
+  for (let i = 0; i < p.workers.length; i++) {
+    const w = p.workers[i]!;
+    finishLayer(backend, w, await collectAsync(w, timeout), output, 32 * (p.mainCount + i * p.perWorker), p.perWorker);
+  }
+  return true;
+}
+
+/**
+ * Hands each worker its share, then hashes the main thread's own share;
+ * returns how long to wait for the workers. Every worker's input is copied
+ * to its staging before the main thread writes anything, so in-place
+ * folding stays safe.
+ */
+function startLayer(backend: HasherBackend, p: Plan, input: Uint8Array, output: Uint8Array): number {
   const { workers: ws, mainCount, perWorker } = p;
   ws.forEach((w, i) => {
     const first = mainCount + i * perWorker;
@@ -332,12 +338,7 @@ export async function parallelHashIntoAsync(backend: HasherBackend, input: Uint8
   });
   const started = Date.now();
   backend.hashInto(input.subarray(0, 64 * mainCount), output.subarray(0, 32 * mainCount));
-  const timeout = WAIT_FLOOR_MS + 20 * (Date.now() - started);
-  for (let i = 0; i < ws.length; i++) {
-    const w = ws[i]!;
-    finishLayer(backend, w, await collectAsync(w, timeout), output, 32 * (mainCount + i * perWorker), perWorker);
-  }
-  return true;
+  return WAIT_FLOOR_MS + 20 * (Date.now() - started);
 }
 
 function finishLayer(backend: HasherBackend, w: PoolWorker, done: boolean, output: Uint8Array, at: number, count: number): void {

@@ -1,0 +1,289 @@
+/**
+ * The pool's workers: their lifecycle (sized from the cores or configured,
+ * started lazily, unref'd, retired when they fail) and the handshake that
+ * hands one worker one job and collects it (see `protocol.ts`). Which work
+ * goes to which worker is `pool.ts`'s business.
+ *
+ * Invariants:
+ * - A worker's result is used only if the worker wins the RUNNING → DONE
+ *   exchange; a worker given up on (RUNNING → SHUTDOWN) is retired and never
+ *   used again, and its replacement takes a fresh slot.
+ * - A worker with a job in flight is `busy` and never handed another, even
+ *   when the main thread's own share calls back into the pool.
+ * - Workers are unref'd: the pool never keeps a process alive.
+ * @module
+ */
+import { HasherError } from '../errors.js';
+import {
+  COUNT,
+  CRASH_ON_NEXT_JOB,
+  DONE,
+  HEIGHT,
+  KIND,
+  READY,
+  RUNNING,
+  SHUTDOWN,
+  SLOT_INTS,
+  STAGING_GEN,
+  STATE,
+  type StagingMessage,
+  type WorkerInit,
+} from './protocol.js';
+import { availableCores, nodeWorkerThreads, type NodeWorker } from './nodeApi.js';
+
+/** Slots ever handed out (replacements take fresh slots); the pool degrades gracefully past it. */
+const MAX_SLOTS = 256;
+/** Most workers the default size starts, whatever the core count. */
+const DEFAULT_MAX_WORKERS = 7;
+/** How long the first parallel call waits for workers to load their backend. */
+const BOOT_WAIT_MS = 5_000;
+
+export interface PoolWorker {
+  readonly slot: number;
+  readonly worker: NodeWorker;
+  retired: boolean;
+  /** Has a job in flight: the main thread's own share may itself call into the pool, which must skip it. */
+  busy: boolean;
+  gen: number;
+  input: Uint8Array;
+  output: Uint8Array;
+}
+
+let requestedThreads: number | undefined;
+let control: Int32Array | undefined;
+let workers: PoolWorker[] = [];
+let poolBackend: string | undefined;
+let nextSlot = 0;
+let bootDeadline = 0;
+let jobsDone = 0;
+let jobsRecovered = 0;
+
+function envThreads(): number | undefined {
+  const raw = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.SSZTREE_THREADS;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/**
+ * Whether the pool runs without being asked. Off until its speed-up is
+ * measured on a quiet machine (issue #7); `configureThreads()` or
+ * `SSZTREE_THREADS` turn it on.
+ */
+const ON_BY_DEFAULT = false;
+
+/** The default pool size: one fewer than the cores, so the main thread has one too. */
+export function defaultThreadCount(): number {
+  return Math.min(Math.max(availableCores() - 1, 0), DEFAULT_MAX_WORKERS);
+}
+
+/** Worker threads the pool runs besides the main thread (0 = off). */
+export function threadCount(): number {
+  const requested = requestedThreads ?? envThreads();
+  if (requested !== undefined) return requested;
+  return ON_BY_DEFAULT ? defaultThreadCount() : 0;
+}
+
+/**
+ * Sets how many worker threads hash besides the main thread: 0 turns the
+ * pool off; {@link defaultThreadCount} is one fewer than
+ * `os.availableParallelism()` (at most 7). `SSZTREE_THREADS` sets it from the
+ * environment. Running workers are stopped; new ones start lazily.
+ */
+export function configureThreads(threads: number): void {
+  if (!Number.isInteger(threads) || threads < 0 || threads > 64) {
+    throw new HasherError('LENGTH_RANGE', `configureThreads: expected an integer in 0..64, got ${threads}`);
+  }
+  requestedThreads = threads;
+  shutdownPool();
+}
+
+/** Stops every worker (they are unref'd, so this is never needed to exit). */
+export function shutdownPool(): void {
+  for (const w of workers) retire(w);
+  workers = [];
+  poolBackend = undefined;
+}
+
+function retire(w: PoolWorker): void {
+  if (w.retired) return;
+  w.retired = true;
+  const ctl = control!;
+  Atomics.store(ctl, w.slot * SLOT_INTS + STATE, SHUTDOWN);
+  Atomics.notify(ctl, w.slot * SLOT_INTS + STATE);
+  void w.worker.terminate().catch(() => undefined);
+}
+
+function spawn(backend: string): PoolWorker | undefined {
+  const threads = nodeWorkerThreads();
+  if (threads === undefined || nextSlot >= MAX_SLOTS) return undefined;
+  control ??= new Int32Array(new SharedArrayBuffer(4 * SLOT_INTS * MAX_SLOTS));
+  const slot = nextSlot++;
+  const init: WorkerInit = { control: control.buffer as SharedArrayBuffer, slot, backend };
+  const here = import.meta.url;
+  let worker: NodeWorker;
+  try {
+    if (here.endsWith('.ts')) {
+      // Running from TypeScript sources (tests, benchmarks under tsx): the
+      // worker registers tsx before importing its entry.
+      const entry = JSON.stringify(new URL('./worker.ts', here).href);
+      const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${entry}); })`;
+      worker = new threads.Worker(boot, { eval: true, workerData: init });
+    } else {
+      // Built package: the worker is its own entry beside the bundle.
+      const entry = new URL(here.endsWith('.cjs') ? './hashWorker.cjs' : './hashWorker.js', here);
+      worker = new threads.Worker(entry, { workerData: init });
+    }
+  } catch {
+    return undefined;
+  }
+  const w: PoolWorker = { slot, worker, retired: false, busy: false, gen: 0, input: new Uint8Array(0), output: new Uint8Array(0) };
+  worker.unref();
+  worker.on('error', () => retire(w));
+  worker.on('exit', () => retire(w));
+  return w;
+}
+
+/** The workers ready for jobs with `backend`, starting or replacing them as needed. */
+export function readyWorkers(backend: string): PoolWorker[] {
+  const wanted = threadCount();
+  if (wanted === 0) return [];
+  if (poolBackend !== backend) {
+    shutdownPool();
+    poolBackend = backend;
+    bootDeadline = Date.now() + BOOT_WAIT_MS;
+  }
+  workers = workers.filter((w) => !w.retired);
+  while (workers.length < wanted) {
+    const w = spawn(backend);
+    if (w === undefined) break;
+    workers.push(w);
+  }
+  const ctl = control;
+  if (ctl === undefined) return [];
+  const ready: PoolWorker[] = [];
+  for (const w of workers) {
+    const at = w.slot * SLOT_INTS + READY;
+    // Only the first calls wait for start-up; after the deadline, unready workers are skipped.
+    const remaining = bootDeadline - Date.now();
+    if (Atomics.load(ctl, at) === 0 && remaining > 0) Atomics.wait(ctl, at, 0, remaining);
+    if (Atomics.load(ctl, at) === 1 && !w.retired && !w.busy) ready.push(w);
+  }
+  return ready;
+}
+
+/** Grows a worker's staging buffers to hold `inputBytes` (and half as much output). */
+function ensureStaging(w: PoolWorker, inputBytes: number): void {
+  if (w.input.length >= inputBytes) return;
+  const size = Math.max(inputBytes, 2 * w.input.length);
+  const message: StagingMessage = { gen: w.gen + 1, input: new SharedArrayBuffer(size), output: new SharedArrayBuffer(size >>> 1) };
+  w.gen = message.gen;
+  w.input = new Uint8Array(message.input);
+  w.output = new Uint8Array(message.output);
+  w.worker.postMessage(message);
+  Atomics.store(control!, w.slot * SLOT_INTS + STAGING_GEN, w.gen);
+}
+
+export function dispatch(w: PoolWorker, kind: number, src: Uint8Array, count: number, height: number): void {
+  w.busy = true;
+  ensureStaging(w, src.length);
+  w.input.set(src);
+  const base = w.slot * SLOT_INTS;
+  const ctl = control!;
+  Atomics.store(ctl, base + KIND, kind);
+  Atomics.store(ctl, base + COUNT, count);
+  Atomics.store(ctl, base + HEIGHT, height);
+  Atomics.store(ctl, base + STATE, RUNNING);
+  Atomics.notify(ctl, base + STATE);
+}
+
+/** Waits for a worker's job; true if its result may be used, false if it was given up (and the worker retired). */
+export function collect(w: PoolWorker, timeoutMs: number): boolean {
+  try {
+    return waitForJob(w, timeoutMs);
+  } finally {
+    w.busy = false;
+  }
+}
+
+function waitForJob(w: PoolWorker, timeoutMs: number): boolean {
+  const ctl = control!;
+  const at = w.slot * SLOT_INTS + STATE;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = Atomics.load(ctl, at);
+    if (state === DONE) return ++jobsDone > 0;
+    const remaining = deadline - Date.now();
+    if (state !== RUNNING || remaining <= 0) return giveUp(w);
+    Atomics.wait(ctl, at, RUNNING, remaining);
+  }
+}
+
+export async function collectAsync(w: PoolWorker, timeoutMs: number): Promise<boolean> {
+  try {
+    return await waitForJobAsync(w, timeoutMs);
+  } finally {
+    w.busy = false;
+  }
+}
+
+async function waitForJobAsync(w: PoolWorker, timeoutMs: number): Promise<boolean> {
+  const ctl = control!;
+  const at = w.slot * SLOT_INTS + STATE;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = Atomics.load(ctl, at);
+    if (state === DONE) return ++jobsDone > 0;
+    const remaining = deadline - Date.now();
+    if (state !== RUNNING || remaining <= 0) return giveUp(w);
+    const waited = waitAsync(ctl, at, RUNNING, remaining);
+    if (waited.async) await waited.value;
+  }
+}
+
+/** `Atomics.waitAsync` (ES2024; in Node since 16), typed here as the project targets ES2023. */
+function waitAsync(ctl: Int32Array, index: number, value: number, timeoutMs: number): { async: boolean; value: Promise<string> | string } {
+  return (Atomics as unknown as { waitAsync: typeof waitAsync }).waitAsync(ctl, index, value, timeoutMs);
+}
+
+function giveUp(w: PoolWorker): boolean {
+  const at = w.slot * SLOT_INTS + STATE;
+  // Lost the race to a worker that just finished: its result is good.
+  if (Atomics.compareExchange(control!, at, RUNNING, SHUTDOWN) === DONE) return true;
+  retire(w);
+  jobsRecovered++;
+  return false;
+}
+
+/**
+ * Test hook (fault injection, not part of the public API): the index-th
+ * worker exits as soon as it picks up its next job, as a crashed thread would.
+ */
+export function crashWorkerOnNextJob(index: number): boolean {
+  const w = workers.filter((x) => !x.retired)[index];
+  if (w === undefined || control === undefined) return false;
+  Atomics.store(control, w.slot * SLOT_INTS + CRASH_ON_NEXT_JOB, 1);
+  return true;
+}
+
+/** Workers currently running (not retired); for tests and diagnostics. */
+export function liveWorkerCount(): number {
+  return workers.filter((w) => !w.retired).length;
+}
+
+export interface PoolStats {
+  /** Worker threads the pool is configured to run (0 = off). */
+  readonly threads: number;
+  /** Workers started and not retired. */
+  readonly liveWorkers: number;
+  /** Shares hashed by workers since the process started. */
+  readonly jobsDone: number;
+  /** Shares a worker failed to deliver in time, hashed on the main thread instead. */
+  readonly jobsRecovered: number;
+}
+
+/** What the pool has done so far: for diagnostics and tests. */
+export function poolStats(): PoolStats {
+  return { threads: threadCount(), liveWorkers: liveWorkerCount(), jobsDone, jobsRecovered };
+}
+

@@ -17,8 +17,8 @@ import type { ValueView } from './value.js';
 /** A container view: the base API plus one typed property per field. */
 export type ContainerView<F extends Fields> = ContainerViewBase<F> & { -readonly [K in keyof F]: FieldView<F[K]> };
 
-/** What an element of a composite sequence reads as: a view for navigable types, else the value. */
-export type ElementView<T> =
+/** The view of a navigable type (container, list, vector), or `Otherwise` for the rest. */
+type NavigableView<T, Otherwise> =
   T extends ContainerType<infer G>
     ? ContainerView<G>
     : T extends ListBasicType<infer V, infer A>
@@ -29,27 +29,15 @@ export type ElementView<T> =
           ? CompositeSequenceView<E, ET>
           : T extends VectorCompositeType<infer E, infer ET>
             ? CompositeSequenceView<E, ET>
-            : T extends SszType<infer V>
-              ? V
-              : never;
+            : Otherwise;
+
+/** What an element of a composite sequence reads as: a view for navigable types, else the value. */
+export type ElementView<T> = NavigableView<T, T extends SszType<infer V> ? V : never>;
 
 /** A container field as a property: the same as an element. */
 export type FieldView<T> = ElementView<T>;
 
-/** The view `T.toView` returns. */
-export type ViewOf<T> =
-  T extends ContainerType<infer G>
-    ? ContainerView<G>
-    : T extends ListBasicType<infer V, infer A>
-      ? PackedSequenceView<V, A>
-      : T extends VectorBasicType<infer V, infer A>
-        ? PackedSequenceView<V, A>
-        : T extends ListCompositeType<infer E, infer ET>
-          ? CompositeSequenceView<E, ET>
-          : T extends VectorCompositeType<infer E, infer ET>
-            ? CompositeSequenceView<E, ET>
-            : T extends SszType<infer V>
-              ? ValueView<V>
-              : never;
+/** The view `T.toView` returns: a navigable view, else a view holding one value. */
+export type ViewOf<T> = NavigableView<T, T extends SszType<infer V> ? ValueView<V> : never>;
 
 export type { ContainerValue, BasicArray };

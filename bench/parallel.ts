@@ -2,7 +2,10 @@
  * Parallel hashing benchmark: the same workloads with the worker pool off
  * and with 1..N worker threads, one process per setting, rounds interleaved,
  * speed-ups paired round by round against the pool-off row.
- *   npm run bench:parallel -- [--rounds 7] [--threads 0,1] [--write]
+ * Workloads: merkleize of 2^22 chunks, single layers of 2^8..2^20 messages,
+ * and three view workloads on 2^20 validators (a list from bytes to root, an
+ * epoch's full balance rewrite + root, a block's commit + root).
+ *   npm run bench:parallel -- [--rounds 7] [--threads 0,1] [--workloads a,b] [--write]
  */
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +20,9 @@ function arg(name: string): string | undefined {
 
 const rounds = Number(arg('rounds') ?? 7);
 const threadSettings = (arg('threads') ?? `0,${Math.max(1, cpus().length - 1)}`).split(',').map(Number);
-const workloads = ['merkleize-22', ...[8, 10, 12, 14, 16, 18, 20].map((k) => `layer-${k}`)];
+const ALL = ['merkleize-22', ...[8, 10, 12, 14, 16, 18, 20].map((k) => `layer-${k}`), 'validators-20', 'epoch-20', 'block-20'];
+const workloads = arg('workloads')?.split(',') ?? ALL;
+for (const w of workloads) if (!ALL.includes(w)) throw new Error(`unknown workload ${w}; known: ${ALL.join(', ')}`);
 const script = fileURLToPath(new URL('./parallelRow.ts', import.meta.url));
 
 const samples = new Map<string, number[]>();
@@ -48,7 +53,8 @@ async function run(p: RowProcess, t: number, w: string, record: boolean): Promis
 
 const lines: string[] = [];
 lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}, default hasher backend. ${rounds} rounds after 2 warm-up runs, settings interleaved, one process per setting.`);
-lines.push(`Command: \`npm run bench:parallel -- --rounds ${rounds} --threads ${threadSettings.join(',')}\``, '');
+const workloadArg = workloads.length === ALL.length ? '' : ` --workloads ${workloads.join(',')}`;
+lines.push(`Command: \`npm run bench:parallel -- --rounds ${rounds} --threads ${threadSettings.join(',')}${workloadArg}\``, '');
 lines.push(`| workload | ${threadSettings.map((t) => (t === 0 ? 'pool off, ms' : `${t} worker${t > 1 ? 's' : ''}, ms (speed-up)`)).join(' | ')} |`);
 lines.push(`|---|${threadSettings.map(() => '---:').join('|')}|`);
 for (const w of workloads) {
@@ -63,6 +69,20 @@ for (const w of workloads) {
   lines.push(`| ${w} | ${cells.join(' | ')} |`);
 }
 lines.push('', 'Speed-up: pool-off time over the row\'s time, paired by round (median).');
+// The issue's targets, judged on the first pooled setting.
+const pooled = threadSettings.find((t) => t > 0);
+if (pooled !== undefined && samples.has('0|block-20')) {
+  const verdict = (w: string, test: (q: number) => boolean, target: string) => {
+    if (!samples.has(`0|${w}`)) return;
+    const q = pairedRatio(samples.get(`0|${w}`)!, samples.get(`${pooled}|${w}`)!).median;
+    lines.push(`| ${w} | ${target} | ×${fmt(q, 2)} | ${test(q) ? 'met' : 'not met'} |`);
+  };
+  lines.push('', `Targets (issue #7), ${pooled} worker${pooled > 1 ? 's' : ''} against pool off:`, '', '| workload | target | measured | status |', '|---|---|---:|---|');
+  verdict('merkleize-22', (q) => q >= 1.7, 'speed-up ≥ 1.7');
+  verdict('validators-20', (q) => q >= 1.7, 'speed-up ≥ 1.7');
+  verdict('epoch-20', (q) => q >= 1.7, 'speed-up ≥ 1.7');
+  verdict('block-20', (q) => q >= 0.98, 'slowdown ≤ 2% (speed-up ≥ 0.98)');
+}
 const report = lines.join('\n');
 process.stdout.write(`\n${report}\n`);
 if (process.argv.includes('--write')) writeSection('Parallel hashing', report);

@@ -1,10 +1,19 @@
 /**
  * One row of the parallel-hashing benchmark, run in its own process by
  * `parallel.ts`: argv[2] = worker threads (0 = pool off). Workloads:
- * merkleize-22 (merkleize 2^22 chunks), layer-K (hashInto of 2^K messages,
- * K = 8..20, used to place LAYER_THRESHOLD).
+ *   merkleize-22       merkleize 2^22 chunks
+ *   layer-K            hashInto of 2^K messages, K = 8..20 (places LAYER_THRESHOLD)
+ *   validators-20      List[Validator] of 2^20 from bytes: deserializeToView + root
+ *   epoch-20           a state {validators, balances} of 2^20: all balances
+ *                      rewritten (untimed), then commit + root (timed)
+ *   block-20           the same state: 1024 balances and 128 validators'
+ *                      effective_balance + slashed written (untimed), commit + root
+ * The view rows build their inputs lazily on first use, so the layer rows run
+ * in a process that has not paid for them.
  */
 import { configureThreads, hashInto, merkleize, poolStats } from '@ssztree/hasher';
+import { container, list, uint64 } from '@ssztree/types';
+import { mainnet } from '@ssztree/types/consensus';
 import { serveRow } from './lib/rowProcess.js';
 
 const threads = Number(process.argv[2]);
@@ -25,9 +34,93 @@ const CHUNKS_22 = pseudoRandomBytes(32 << 22, 0xc0ffee);
 const LAYER_IN = pseudoRandomBytes(64 << 20, 0x5a5a);
 const LAYER_OUT = new Uint8Array(32 << 20);
 
+// ------------------------------------------------- view workloads (lazy)
+const N = 2 ** 20;
+const LIMIT = 2 ** 40;
+const Validators = list(mainnet.phase0.Validator, LIMIT);
+const State = container({ validators: Validators, balances: list(uint64, LIMIT) }, 'State');
+
+/** 2^20 validators as SSZ bytes: distinct pubkeys, fields varied by index. */
+function validatorBytes(): Uint8Array {
+  const values = Array.from({ length: N }, (_, i) => {
+    const pubkey = new Uint8Array(48);
+    pubkey[0] = i & 255; pubkey[1] = (i >>> 8) & 255; pubkey[2] = i >>> 16; pubkey[47] = 0xaa;
+    return {
+      pubkey,
+      withdrawal_credentials: new Uint8Array(32).fill(i % 7),
+      effective_balance: 32_000_000_000n,
+      slashed: false,
+      activation_eligibility_epoch: BigInt(i),
+      activation_epoch: BigInt(i >>> 3),
+      exit_epoch: 2n ** 64n - 1n,
+      withdrawable_epoch: 2n ** 64n - 1n,
+    };
+  });
+  return Validators.serialize(values);
+}
+
+let vBytes: Uint8Array | undefined;
+let state: ReturnType<typeof State.deserializeToView> | undefined;
+let round = 0;
+
+function theState(): NonNullable<typeof state> {
+  if (state === undefined) {
+    vBytes ??= validatorBytes();
+    const balances = new BigUint64Array(N).map((_, i) => 32_000_000_000n + BigInt(i % 1000));
+    const bytes = new Uint8Array(vBytes.length + 8 + 8 * N);
+    // A container of two variable fields: two offsets, then the lists.
+    const dv = new DataView(bytes.buffer);
+    dv.setUint32(0, 8, true);
+    dv.setUint32(4, 8 + vBytes.length, true);
+    bytes.set(vBytes, 8);
+    bytes.set(new Uint8Array(balances.buffer), 8 + vBytes.length);
+    state = State.deserializeToView(bytes);
+    state.hashTreeRoot();
+  }
+  return state;
+}
+
+/** xorshift in [0, 1): the same sequence in every process for a given round. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
 type Op = { prepare: () => void; run: () => void };
 const ops: Record<string, Op> = {
   'merkleize-22': { prepare: () => {}, run: () => void merkleize(CHUNKS_22, 1 << 22) },
+  'validators-20': {
+    prepare: () => void (vBytes ??= validatorBytes()),
+    run: () => {
+      const view = Validators.deserializeToView(vBytes!);
+      view.hashTreeRoot();
+      view.dispose();
+    },
+  },
+  'epoch-20': {
+    prepare: () => {
+      const balances = theState().balances;
+      const add = BigInt(++round);
+      for (let i = 0; i < N; i++) balances.set(i, 32_000_000_000n + add + BigInt(i & 1023));
+    },
+    run: () => void theState().hashTreeRoot(),
+  },
+  'block-20': {
+    prepare: () => {
+      const s = theState();
+      const r = prng(1000 + ++round);
+      for (let k = 0; k < 1024; k++) s.balances.set(Math.floor(r() * N), BigInt(Math.floor(r() * 2 ** 35)));
+      for (let k = 0; k < 128; k++) {
+        const v = s.validators.get(Math.floor(r() * N));
+        v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
+        v.slashed = true;
+      }
+    },
+    run: () => void theState().hashTreeRoot(),
+  },
 };
 for (let k = 8; k <= 20; k += 2) {
   const n = 1 << k;

@@ -11,7 +11,8 @@ import { produce as immerProduce } from 'immer';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { boolean, byteVector, container, list, SszError, toHex, uint64, uint64Number, vector, type AnyType } from '../src/index.js';
+import { boolean, byteVector, container, list, SszError, toHex, uint64, uint64Number, vector } from '../src/index.js';
+import type { AnyType } from '../src/type.js';
 import { minimal } from '../src/consensus/index.js';
 import { cachedTree } from '../src/frozen/cache.js';
 import { recipeOf, stepsArb } from './immerRecipes.js';
@@ -108,15 +109,15 @@ describe('frozen-value root cache', () => {
 
   it('shallow Object.freeze is not trusted: unfrozen elements inside a frozen array are re-read', () => {
     const v = state(20);
-    const validators = Object.freeze(v.validators); // elements stay unfrozen
-    const s1 = Object.freeze({ ...v, validators, balances: Object.freeze(v.balances) });
+    const validators = Object.freeze(v.validators) as StateValue['validators']; // elements stay unfrozen
+    const s1 = Object.freeze({ ...v, validators, balances: Object.freeze(v.balances) }) as StateValue;
     const r1 = toHex(State.hashTreeRoot(s1));
     expect(r1).toBe(reference(State, s1));
     expect(cachedTree(State, s1)).toBeUndefined();
     validators[4]!.exit_epoch = 5n; // allowed: the element is not frozen
     expect(toHex(State.hashTreeRoot(s1))).toBe(reference(State, s1));
     expect(toHex(State.hashTreeRoot(s1))).not.toBe(r1);
-    const s2 = Object.freeze({ ...s1, slot: 2n }); // shares the frozen array with s1
+    const s2 = Object.freeze({ ...s1, slot: 2n }) as StateValue; // shares the frozen array with s1
     expect(toHex(State.hashTreeRoot(s2))).toBe(reference(State, s2));
     // Deeply frozen after all: now trusted and cached.
     const s3 = immerProduce(s2, () => {});

@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { produceWithPatches, enablePatches, type Patch } from 'immer';
 import { describe, expect, it } from 'vitest';
-import { bitlist, BitArray, boolean, byteList, container, list, SszError, toHex, uint64, uint64Number, uint8, union, vector, type AnyType } from '../src/index.js';
+import { bitlist, BitArray, boolean, byteList, container, list, SszError, toHex, uint64, uint64Number, uint8, union, vector } from '../src/index.js';
+import type { AnyType } from '../src/type.js';
 import { minimal } from '../src/consensus/index.js';
 import { cachedTree } from '../src/frozen/cache.js';
 import { applyPatches, produce } from '../src/immer/index.js';
@@ -74,7 +75,7 @@ describe('immer produce and applyPatches', () => {
             const want = reference(T, p.value);
             expect(toHex(p.view.hashTreeRoot())).toBe(want);
             expect(toHex(T.hashTreeRoot(p.value))).toBe(want);
-            expect(cachedTree(T, p.value)).toBeDefined();
+            expect(cachedTree(T, p.value as object)).toBeDefined();
             // The base view is untouched.
             expect(toHex(prev.view.hashTreeRoot())).toBe(prevRoot);
             // The same patches through applyPatches on the base view: the same root.

@@ -7,7 +7,7 @@
  * replaced by edited copies, as immer's contract requires.
  */
 import fc from 'fast-check';
-import type { AnyType } from '../src/index.js';
+import type { AnyType } from '../src/type.js';
 
 export interface Op {
   readonly kind: number;

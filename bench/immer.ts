@@ -26,7 +26,7 @@ import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hash
 import * as cs from '@chainsafe/ssz';
 import { configureThreads, getHasher } from '@ssztree/hasher';
 import { boolean, byteVector, container, list, toHex, uint64, uint64Number } from '@ssztree/types';
-import { produce, type Produced } from '@ssztree/types/immer';
+import { produce } from '@ssztree/types/immer';
 import { produce as immerProduce } from 'immer';
 import { writeSection } from './lib/docs.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
@@ -149,7 +149,7 @@ function main(): void {
   State.hashTreeRoot(cur); // the first root builds and caches the whole tree
   const ourView: Dyn = State.toView(cur);
   const peerView: Dyn = PeerState.toViewDU(cur as Dyn);
-  let produced: Produced<StateValue> = produce(State, cur, () => {});
+  let produced = produce(State, cur, () => {});
   const samples = new Map<Row | 'recipe', number[]>([...ROWS, 'recipe' as const].map((r) => [r, []]));
 
   for (let round = 0; round < WARMUP + ROUNDS; round++) {

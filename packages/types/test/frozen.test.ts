@@ -161,6 +161,13 @@ describe('frozen-value root cache', () => {
     expect(toHex(State.hashTreeRoot(base))).toBe(reference(State, base));
   });
 
+  it('a frozen value with a cycle outside its fields is hashed, not a stack overflow', () => {
+    const v = state(4) as StateValue & { self?: unknown };
+    v.self = v;
+    const frozen = immerProduce(v, () => {}); // immer freezes deeply, through the cycle
+    expect(toHex(State.hashTreeRoot(frozen))).toBe(reference(State, frozen));
+  });
+
   it('a value shrunk to nothing and regrown keeps the zero padding right', () => {
     let v = immerProduce(state(70), () => {});
     for (const n of [69, 3, 0, 1, 33, 32, 0]) {

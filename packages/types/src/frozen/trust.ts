@@ -26,21 +26,31 @@ export function isPlain(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-/** True when every array and plain object in `value` is frozen (see the module header). */
+/**
+ * True when every array and plain object in `value` is frozen (see the
+ * module header). Iterative, with a visited set, so deep or cyclic values
+ * (not SSZ values, but a caller may pass one) cannot overflow the stack.
+ */
 export function isDeepFrozen(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return true;
-  if (!isPlain(value)) return true; // typed arrays, BitArray: values by contract
-  if (!Object.isFrozen(value)) return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const v = value[i] as unknown;
-      if (typeof v === 'object' && v !== null && !isDeepFrozen(v)) return false;
+  const seen = new Set<object>();
+  const stack: object[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop() as object;
+    if (!isPlain(v) || seen.has(v)) continue; // typed arrays, BitArray: values by contract
+    if (!Object.isFrozen(v)) return false;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const c = v[i] as unknown;
+        if (typeof c === 'object' && c !== null) stack.push(c);
+      }
+    } else {
+      for (const key in v) {
+        const c = (v as Record<string, unknown>)[key];
+        if (typeof c === 'object' && c !== null) stack.push(c);
+      }
     }
-    return true;
-  }
-  for (const key in value) {
-    const v = (value as Record<string, unknown>)[key];
-    if (typeof v === 'object' && v !== null && !isDeepFrozen(v)) return false;
   }
   return true;
 }

@@ -174,6 +174,51 @@ function diffComposite(type: AnyType, value: unknown, base: Base, store: NodeSto
   return { node, trusted };
 }
 
+/** Ascending indices of the 32-byte chunks where plain arrays differ in their first `count` elements. */
+function changedChunksOfValues(value: BasicArray<unknown>, old: BasicArray<unknown>, count: number, per: number): number[] {
+  const out: number[] = [];
+  let last = -1;
+  for (let i = 0; i < count; i++) {
+    if (value[i] !== old[i]) {
+      const c = Math.floor(i / per);
+      if (c !== last) out.push((last = c));
+    }
+  }
+  return out;
+}
+
+/**
+ * The same for typed arrays, compared as bytes (32-bit words when aligned):
+ * reading a `BigUint64Array` element by element would allocate a bigint per
+ * read.
+ */
+function changedChunksOfBytes(value: ArrayBufferView, old: ArrayBufferView, bytes: number): number[] {
+  const out: number[] = [];
+  let last = -1;
+  let from = 0;
+  if (value.byteOffset % 4 === 0 && old.byteOffset % 4 === 0) {
+    const words = bytes >>> 2;
+    const a = new Uint32Array(value.buffer, value.byteOffset, words);
+    const b = new Uint32Array(old.buffer, old.byteOffset, words);
+    for (let w = 0; w < words; w++) {
+      if (a[w] !== b[w]) {
+        const c = w >>> 3;
+        if (c !== last) out.push((last = c));
+      }
+    }
+    from = words << 2;
+  }
+  const a8 = new Uint8Array(value.buffer, value.byteOffset, bytes);
+  const b8 = new Uint8Array(old.buffer, old.byteOffset, bytes);
+  for (let k = from; k < bytes; k++) {
+    if (a8[k] !== b8[k]) {
+      const c = Math.floor(k / 32);
+      if (c !== last) out.push((last = c));
+    }
+  }
+  return out;
+}
+
 function diffPacked(type: AnyType, value: unknown, base: Base, store: NodeStore): Built | null {
   const elem = (type as unknown as SequenceShape).elementType as unknown as BasicType<unknown, BasicArray<unknown>>;
   const old = base.value;
@@ -184,14 +229,8 @@ function diffPacked(type: AnyType, value: unknown, base: Base, store: NodeStore)
   const per = 32 / elem.byteLength;
   const bn = old.length;
   const common = Math.min(n, bn);
-  const chunkIndices: number[] = [];
-  let last = -1;
-  for (let i = 0; i < common; i++) {
-    if (value[i] !== old[i]) {
-      const c = Math.floor(i / per);
-      if (c !== last) chunkIndices.push((last = c));
-    }
-  }
+  const chunkIndices = ArrayBuffer.isView(value) && ArrayBuffer.isView(old) ? changedChunksOfBytes(value, old, common * elem.byteLength) : changedChunksOfValues(value, old, common, per);
+  let last = chunkIndices.length > 0 ? (chunkIndices[chunkIndices.length - 1] as number) : -1;
   // Growth or truncation: every chunk from the first one past the common part is rewritten (padding included).
   for (let c = Math.floor(common / per), end = Math.ceil(Math.max(n, bn) / per); n !== bn && c < end; c++) {
     if (c > last) chunkIndices.push((last = c));

@@ -30,27 +30,27 @@ export function isPlain(value: object): boolean {
  * True when every array and plain object in `value` is frozen (see the
  * module header). Iterative, with a visited set, so deep or cyclic values
  * (not SSZ values, but a caller may pass one) cannot overflow the stack.
+ * The common case — a record of primitives and byte arrays — allocates
+ * nothing.
  */
 export function isDeepFrozen(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  const seen = new Set<object>();
-  const stack: object[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop() as object;
-    if (!isPlain(v) || seen.has(v)) continue; // typed arrays, BitArray: values by contract
-    if (!Object.isFrozen(v)) return false;
-    seen.add(v);
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const c = v[i] as unknown;
-        if (typeof c === 'object' && c !== null) stack.push(c);
-      }
-    } else {
-      for (const key in v) {
-        const c = (v as Record<string, unknown>)[key];
-        if (typeof c === 'object' && c !== null) stack.push(c);
-      }
+  if (typeof value !== 'object' || value === null || !isPlain(value)) return true; // typed arrays, BitArray: values by contract
+  if (!Object.isFrozen(value)) return false;
+  let stack: object[] | null = null;
+  let seen: Set<object> | null = null;
+  let v: object | undefined = value;
+  while (v !== undefined) {
+    const children: readonly unknown[] = Array.isArray(v) ? v : Object.values(v);
+    for (let i = 0; i < children.length; i++) {
+      const c = children[i];
+      if (typeof c !== 'object' || c === null || !isPlain(c)) continue;
+      if (!Object.isFrozen(c)) return false;
+      seen ??= new Set([value]);
+      if (seen.has(c)) continue;
+      seen.add(c);
+      (stack ??= []).push(c);
     }
+    v = stack?.pop();
   }
   return true;
 }

@@ -227,6 +227,8 @@ function main(): void {
     `- cached / view ours: ${ratio('cached', 'view ours')} — target ≤ 3×: ${cachedVsView <= 3 ? 'met' : 'NOT met'}`,
     `- ViewDU @chainsafe/ssz / cached: ${ratio('ViewDU @chainsafe/ssz', 'cached')}`,
     '',
+    'Where the cached root\'s time goes: a plain value carries no record of what changed, so the cache scans both 2^18-element arrays against the base (identity for validators, value for balances) before it writes anything; the writes and the rehash of the dirty paths are the same work our view does. The scans are plain linear loops (2 × 2^18 comparisons per root). `produce` knows the patches and skips the scans, but pays immer\'s recipe, which costs more than any root here.',
+    '',
     `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (threads off), @chainsafe/ssz on hashtree; load average at the start of the report ${loadavg()[0]!.toFixed(1)} (the machine is shared).`,
   ].join('\n');
   console.log(`\n${report}`);

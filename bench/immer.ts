@@ -143,6 +143,56 @@ function applyWrites(target: Dyn, w: Writes, isView: boolean): void {
 const ROWS = ['cached', 'full ours', 'full @chainsafe/ssz', 'view ours', 'ViewDU @chainsafe/ssz', 'produce ours'] as const;
 type Row = (typeof ROWS)[number];
 
+/**
+ * The frozen check's cost on unfrozen values: `hashTreeRoot` (which checks
+ * `Object.isFrozen` first) against the body hashTreeRoot had before (`_rootInto`
+ * in a try, one shared call site), paired, interleaved.
+ */
+function rootWithoutCheck(type: Dyn, value: unknown): Uint8Array {
+  // SszType.hashTreeRoot as it was before the cache: one shared call site for every schema, like the real one.
+  try {
+    const out = new Uint8Array(32);
+    type._rootInto(value, out, 0);
+    return out;
+  } catch (e) {
+    throw new Error(`${type.typeName}: ${String(e)}`);
+  }
+}
+
+function unfrozenOverhead(): string[] {
+  const Checkpoint = container({ epoch: uint64, root: byteVector(32) }, 'Checkpoint');
+  const Small = container({ slot: uint64, validators: list(Validator, LIMIT) }, 'Small');
+  const cases = [
+    { name: 'Checkpoint', type: Checkpoint as Dyn, value: { epoch: 5n, root: new Uint8Array(32).fill(1) }, calls: 100_000 },
+    { name: 'container of 16 validators', type: Small as Dyn, value: { slot: 1n, validators: makeState().validators.slice(0, 16) }, calls: 5_000 },
+  ];
+  const lines: string[] = [];
+  for (const c of cases) {
+    const a: number[] = [];
+    const b: number[] = [];
+    const out = new Uint8Array(32);
+    const withCheck = () => {
+      for (let i = 0; i < c.calls; i++) c.type.hashTreeRoot(c.value);
+    };
+    const direct = () => {
+      for (let i = 0; i < c.calls; i++) rootWithoutCheck(c.type, c.value);
+    };
+    if (toHex(c.type.hashTreeRoot(c.value)) !== (c.type._rootInto(c.value, out, 0), toHex(out))) throw new Error('overhead: roots differ');
+    for (let round = 0; round < 13; round++) {
+      const order = round % 2 === 0 ? [withCheck, direct] : [direct, withCheck];
+      for (const f of order) {
+        const t = performance.now();
+        f();
+        const ns = ((performance.now() - t) * 1e6) / c.calls;
+        if (round >= 2) (f === withCheck ? a : b).push(ns);
+      }
+    }
+    const r = pairedRatio(a, b);
+    lines.push(`| ${c.name} | ${fmt(summarize(a).median, 0)} | ${fmt(summarize(b).median, 0)} | ${fmt(r.median, 3)} (${fmt(r.min, 3)}–${fmt(r.max, 3)}) |`);
+  }
+  return lines;
+}
+
 function main(): void {
   console.log(`building the state (${N} validators), freezing it with immer, and the views...`);
   let cur = immerProduce(makeState(), () => {}) as StateValue;
@@ -204,6 +254,7 @@ function main(): void {
   };
   const cachedVsFull = pairedRatio(samples.get('full ours')!, samples.get('cached')!).median;
   const cachedVsView = pairedRatio(samples.get('cached')!, samples.get('view ours')!).median;
+  const overhead = unfrozenOverhead();
   const report = [
     'Command: `npm run bench:immer -- --write` (bench/immer.ts). One process, rows interleaved with the order rotating each round, ' +
       `${ROUNDS} rounds after ${WARMUP} warm-up; every row's root checked equal each round.`,
@@ -226,6 +277,12 @@ function main(): void {
     `- full @chainsafe/ssz / cached: ${ratio('full @chainsafe/ssz', 'cached')}`,
     `- cached / view ours: ${ratio('cached', 'view ours')} — target ≤ 3×: ${cachedVsView <= 3 ? 'met' : 'NOT met'}`,
     `- ViewDU @chainsafe/ssz / cached: ${ratio('ViewDU @chainsafe/ssz', 'cached')}`,
+    '',
+    'Unfrozen values (not cached): `hashTreeRoot`, which checks `Object.isFrozen` first, against the body `hashTreeRoot` had before the cache (`_rootInto` in a try, one shared call site), 11 interleaved rounds after 2 warm-up:',
+    '',
+    '| value | ns per root, hashTreeRoot now | ns per root, the body before | paired ratio now / before (min–max) |',
+    '| --- | ---: | ---: | ---: |',
+    ...overhead,
     '',
     'Where the cached root\'s time goes: a plain value carries no record of what changed, so the cache scans both 2^18-element arrays against the base (identity for validators, value for balances) before it writes anything; the writes and the rehash of the dirty paths are the same work our view does. The scans are plain linear loops (2 × 2^18 comparisons per root). `produce` knows the patches and skips the scans, but pays immer\'s recipe, which costs more than any root here.',
     '',

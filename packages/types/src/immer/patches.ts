@@ -33,8 +33,10 @@ interface SequenceView {
   push(value: unknown): void;
   toValue(): unknown;
 }
+/** Container views: fields by index, resolved from the schema (no dynamic property access on the view). */
 interface ContainerViewLike {
-  setField(name: string, value: unknown): void;
+  _get(i: number): unknown;
+  _set(i: number, value: unknown): void;
 }
 
 type Key = string | number;
@@ -113,15 +115,16 @@ function applyAt(view: TreeView<unknown>, type: AnyType, patch: Patch, at: numbe
     const fieldType = typeof key === 'string' && Object.hasOwn(shape.fields, key) ? shape.fields[key] : undefined;
     if (fieldType === undefined) throw badPath(`${type.typeName} has no field ${JSON.stringify(key)}`);
     const name = key as string;
-    const c = view as unknown as ContainerViewLike & Record<string, unknown>;
+    const index = Object.keys(shape.fields).indexOf(name);
+    const c = view as unknown as ContainerViewLike;
     try {
-      const child = c[name];
+      const child = c._get(index);
       if (!last && child instanceof TreeView) {
-        applyAt(child, fieldType, patch, at + 1, (v) => c.setField(name, v));
+        applyAt(child, fieldType, patch, at + 1, (v) => c._set(index, v));
       } else if (last && patch.op === 'remove') {
         throw badPath('a container field cannot be removed');
       } else {
-        c.setField(name, last ? patch.value : applyPlain(fieldType.clone(child), path.slice(at + 1), patch.op, patch.value));
+        c._set(index, last ? patch.value : applyPlain(fieldType.clone(child), path.slice(at + 1), patch.op, patch.value));
       }
     } catch (e) {
       throw withPath(local(e, `${type.typeName}.${name}`, fieldType.typeName), `.${name}`);

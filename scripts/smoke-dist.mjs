@@ -37,3 +37,31 @@ for (const dir of ['hasher', 'core', 'types']) {
   }
   console.log(`smoke: ${manifest.name} ok (${Object.keys(esm).length} exports, ESM + CJS)`);
 }
+
+// The `@ssztree/types/immer` subpath (immer is an optional peer dependency,
+// never bundled): produce gives a view whose root equals the value's, in
+// both formats, and the frozen-value cache answers hashTreeRoot of the result.
+{
+  const base = new URL('../packages/types/', import.meta.url);
+  const manifest = JSON.parse(readFileSync(new URL('package.json', base), 'utf8'));
+  const sub = manifest.exports['./immer'];
+  const built = readFileSync(new URL(sub.import.default, base), 'utf8');
+  assert.ok(/from ['"]immer['"]/.test(built), 'immer is imported from the peer dependency, not bundled');
+  for (const [types, immer] of [
+    [require(new URL(manifest.exports['.'].require.default, base).pathname), require(new URL(sub.require.default, base).pathname)],
+    [await import(new URL(manifest.exports['.'].import.default, base).href), await import(new URL(sub.import.default, base).href)],
+  ]) {
+    const T = types.container({ a: types.uint64, xs: types.list(types.uint64Number, 100) }, 'T');
+    let p = immer.produce(T, { a: 1n, xs: [1, 2, 3] }, (d) => {
+      d.a = 2n;
+      d.xs.push(4);
+    });
+    p = immer.produce(T, p, (d) => {
+      d.xs[0] = 9;
+    });
+    const want = T.hashTreeRoot(T.deserialize(T.serialize(p.value)));
+    assert.deepEqual(p.view.hashTreeRoot(), want, 'the produced view has the value root');
+    assert.deepEqual(T.hashTreeRoot(p.value), want, 'the cached frozen root is the value root');
+  }
+  console.log('smoke: @ssztree/types/immer ok (ESM + CJS)');
+}

@@ -5,6 +5,8 @@
 import { digest64, hashInto, hashPair, merkleize, mixInLength, zeroHash } from '@ssztree/hasher';
 import { byteVector, container, SszError, uint64, verifyProof, type ValueOf } from '@ssztree/types';
 import { mainnet } from '@ssztree/types/consensus';
+import { applyPatches, produce } from '@ssztree/types/immer';
+import { produce as immerProduce } from 'immer';
 import { describe, expect, it } from 'vitest';
 
 describe('README: @ssztree/hasher tour', () => {
@@ -50,5 +52,28 @@ describe('README: @ssztree/types tour', () => {
     const proof = BeaconState.createProof(state, [['slot']]);
     expect(verifyProof(root, proof)).toBe(true);
     expect(verifyProof(before, proof)).toBe(false);
+  });
+});
+
+describe('README: immer tour', () => {
+  it('works as documented', () => {
+    const BeaconState = mainnet.electra.BeaconState;
+    const s0 = immerProduce(BeaconState.defaultValue(), () => {});
+    expect(Object.isFrozen(s0)).toBe(true);
+    const r0 = BeaconState.hashTreeRoot(s0);
+    const s1 = immerProduce(s0, (d) => {
+      d.slot = 7n;
+    });
+    const r1 = BeaconState.hashTreeRoot(s1);
+    expect(r1).not.toEqual(r0);
+    expect(r1).toEqual(BeaconState.hashTreeRoot(BeaconState.clone(s1)));
+    const next = produce(BeaconState, s1, (d) => {
+      d.balances = new BigUint64Array([1n]);
+    });
+    expect(next.view.hashTreeRoot()).toEqual(BeaconState.hashTreeRoot(next.value));
+    expect(next.view.hashTreeRoot()).toEqual(BeaconState.hashTreeRoot(BeaconState.clone(next.value)));
+    const again = applyPatches(BeaconState, next.view, next.patches);
+    expect(again.hashTreeRoot()).toEqual(next.view.hashTreeRoot());
+    expect(() => applyPatches(BeaconState, next.view, [{ op: 'replace', path: ['nope'], value: 1 }])).toThrowError(SszError);
   });
 });

@@ -27,6 +27,7 @@ import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, 
 import { SszError, withPath } from './errors.js';
 import type { Json } from './json.js';
 import { readChunk, treeError } from './tree/nodes.js';
+import { frozenRootInto, isCacheable } from './frozen/root.js';
 
 /** The public interface of every schema. */
 export interface Type<V> {
@@ -166,7 +167,10 @@ export abstract class SszType<V> implements Type<V> {
   hashTreeRoot(value: V): Uint8Array {
     try {
       const out = new Uint8Array(32);
-      this._rootInto(value, out, 0);
+      // Frozen values (immer results) reuse the tree remembered for their base: docs/IMMER.md.
+      if (this._navigable && typeof value === 'object' && value !== null && Object.isFrozen(value) && isCacheable(this)) {
+        frozenRootInto(this, value, out, 0);
+      } else this._rootInto(value, out, 0);
       return out;
     } catch (e) {
       throw withPath(e, this.typeName);

@@ -1,0 +1,77 @@
+/**
+ * The frozen-value root cache's entry points: `hashTreeRoot` of a frozen
+ * value goes through `frozenRootInto`, and the immer subpath gets trees of
+ * frozen values through `frozenTree`.
+ *
+ * A frozen value is looked up by identity; on a miss it is built against
+ * the last value of the same schema that was cached (an immer result shares
+ * every untouched object with its base, so only the changed paths are
+ * rebuilt and rehashed), and remembered if it is deeply frozen. Unfrozen
+ * values never come here (`type.ts` checks `Object.isFrozen` first).
+ *
+ * Invariant: the root returned is always the value's hash tree root; the
+ * cache only decides how much of it is recomputed. All cached trees live in
+ * `defaultStore`.
+ * @module
+ */
+import { defaultStore, Tree } from '@ssztree/core';
+import type { AnyType } from '../type.js';
+import { build, kindOf } from './build.js';
+import { cachedTree, lastBase, rememberLast, rememberTree } from './cache.js';
+import { isDeepFrozen } from './trust.js';
+
+/** True for schemas whose frozen values the cache handles (containers not stored as records, lists, vectors). */
+export function isCacheable(type: AnyType): boolean {
+  return kindOf(type) !== null;
+}
+
+/**
+ * A tree of `value` (in `defaultStore`), and whether it is the cache's own
+ * (then the caller must not dispose it; it lives as long as the value).
+ */
+export function frozenTree(type: AnyType, value: object): { tree: Tree; cached: boolean } {
+  const hit = cachedTree(type, value);
+  if (hit !== undefined && !hit.disposed) {
+    rememberLast(type, value);
+    return { tree: hit, cached: true };
+  }
+  const last = lastBase(type);
+  const built = build(type, value, last === null ? null : { value: last.value, node: last.tree.rootNode }, defaultStore);
+  const tree = cachedTree(type, value);
+  if (built.trusted && tree !== undefined) {
+    rememberLast(type, value);
+    return { tree, cached: true };
+  }
+  return { tree: new Tree(built.node, defaultStore), cached: false };
+}
+
+/** Writes the root of the frozen `value` at `out[offset]`, reusing and extending the cache. */
+export function frozenRootInto(type: AnyType, value: object, out: Uint8Array, offset: number): void {
+  const { tree, cached } = frozenTree(type, value);
+  tree.rootInto(out, offset);
+  if (!cached) tree.dispose();
+}
+
+/**
+ * Records `tree` (whose root the caller guarantees is `value`'s, e.g. a
+ * view committed from the patches that made `value`) as the tree of
+ * `value`, if `value` is deeply frozen along `changedPaths` and
+ * `unchangedFrom` (the value it was derived from) is itself cached: the
+ * untouched parts are then shared with a trusted value.
+ */
+export function rememberDerived(type: AnyType, value: object, tree: Tree, unchangedFrom: object, changedPaths: readonly (readonly unknown[])[]): boolean {
+  if (tree.store !== defaultStore || cachedTree(type, unchangedFrom) === undefined) return false;
+  for (const path of changedPaths) {
+    let cur: unknown = value;
+    for (const key of path) {
+      if (typeof cur !== 'object' || cur === null) break;
+      if (!Object.isFrozen(cur)) return false;
+      cur = (cur as Record<string, unknown>)[key as string];
+    }
+    if (!isDeepFrozen(cur)) return false;
+  }
+  if (!Object.isFrozen(value)) return false;
+  rememberTree(type, value, tree.clone());
+  rememberLast(type, value);
+  return true;
+}

@@ -168,6 +168,10 @@ export class UnionType<O extends UnionOptions> extends SszType<UnionValue<O>> {
   }
 }
 
+/**
+ * `Union[options…]`: a value is `{ selector, value }` where `selector`
+ * indexes `options`; `null` as the first option is SSZ's `None`.
+ */
 export function union<const O extends UnionOptions>(options: O): UnionType<O> {
   return new UnionType(options);
 }

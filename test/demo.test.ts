@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseOptions, UsageError } from '../demo/options.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -85,5 +86,22 @@ describe('demo', () => {
     const unknown = demo(['--fast']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('unknown option --fast');
+  });
+});
+
+describe('demo options', () => {
+  it('defaults: 2^20 validators, 64 blocks, 2 epochs', () => {
+    expect(parseOptions([])).toMatchObject({ validators: 2 ** 20, blocks: 64, epochs: 2, seed: 1, compare: false, json: false });
+  });
+  it('the default epoch count shrinks with --blocks; an explicit one must fit', () => {
+    expect(parseOptions(['--blocks', '1']).epochs).toBe(1);
+    expect(parseOptions(['--blocks', '0']).epochs).toBe(0);
+    expect(() => parseOptions(['--blocks', '1', '--epochs', '2'])).toThrowError(UsageError);
+  });
+  it('rejects bad numbers, unknown flags and sizes that do not fit in memory', () => {
+    for (const argv of [['--validators', '0'], ['--validators', '1.5'], ['--validators'], ['--blocks', '-1'], ['--seed', 'x'], ['--validators', String(2 ** 21 + 1)], ['--compare', '--validators', String(2 ** 21)], ['--nope']]) {
+      expect(() => parseOptions(argv), argv.join(' ')).toThrowError(UsageError);
+    }
+    expect(parseOptions(['--validators', String(2 ** 21)]).validators).toBe(2 ** 21);
   });
 });

@@ -99,9 +99,9 @@ describe('demo options', () => {
     expect(() => parseOptions(['--blocks', '1', '--epochs', '2'])).toThrowError(UsageError);
   });
   it('rejects bad numbers, unknown flags and sizes that do not fit in memory', () => {
-    for (const argv of [['--validators', '0'], ['--validators', '1.5'], ['--validators'], ['--blocks', '-1'], ['--seed', 'x'], ['--validators', String(2 ** 21 + 1)], ['--compare', '--validators', String(2 ** 21)], ['--nope']]) {
+    for (const argv of [['--validators', '0'], ['--validators', '1.5'], ['--validators'], ['--blocks', '-1'], ['--seed', 'x'], ['--validators', String(2 ** 20 + 1)], ['--nope']]) {
       expect(() => parseOptions(argv), argv.join(' ')).toThrowError(UsageError);
     }
-    expect(parseOptions(['--validators', String(2 ** 21)]).validators).toBe(2 ** 21);
+    expect(parseOptions(['--validators', String(2 ** 20), '--compare']).validators).toBe(2 ** 20);
   });
 });

@@ -218,7 +218,6 @@ async function run(o: Options): Promise<number> {
   screen.line(`  final root ${toHex(headRoot)}`);
   screen.line(`  full rehash of the final state (toValue ${fmt(toValueMs, 0)} ms, hashTreeRoot ${fmt(endRehashMs, 0)} ms): ${rootsMatch ? 'equals the incremental root' : 'DIFFERS from the incremental root'}`);
   if (peer) screen.line(`  @chainsafe/ssz ViewDU: roots agree after ${agreed} of ${checks} blocks and epochs`);
-  else if (o.compare) screen.line(`  @chainsafe/ssz comparison skipped: not installed`);
 
   const endMemory = head.memory();
   const shared = head.sharedWith(initial);

@@ -12,8 +12,8 @@ import { parseOptions, UsageError } from '../demo/options.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function demo(args: string[]) {
-  return spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--conditions=source', 'demo/main.ts', ...args], {
+function demo(args: string[], nodeArgs: string[] = []) {
+  return spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', ...nodeArgs, '--conditions=source', 'demo/main.ts', ...args], {
     cwd: root,
     encoding: 'utf8',
     timeout: 55_000,
@@ -61,6 +61,20 @@ describe('demo', () => {
     expect(summary.blocks.commitRoot.p95).toBeGreaterThanOrEqual(summary.blocks.commitRoot.p50);
     expect(summary.speedUp.block).toBeGreaterThan(0);
     expect(summary.memory.stateBytesPerValidator).toBeGreaterThan(0);
+  });
+
+  it('--compare without @chainsafe/ssz installed: one line says so, the demo runs alone', { timeout: 120_000 }, () => {
+    const child = demo(['--validators', '256', '--blocks', '2', '--epochs', '1', '--compare', '--json'], ['--import', './test/demo/without-chainsafe.mjs']);
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    const notes = child.stdout.split('\n').filter((l) => l.includes('not installed'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('@chainsafe/ssz is not installed');
+    const summary = JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as Summary & { compare: { missing: string | null } };
+    expect(summary.compare).toMatchObject({ ran: false, checks: 0 });
+    expect(summary.compare.missing).toContain('Cannot find package');
+    expect(summary.roots.match).toBe(true);
+    expect(child.stdout).not.toContain('@chainsafe/ssz block');
   });
 
   it('same seed, same roots; another seed, another state', { timeout: 120_000 }, () => {

@@ -13,6 +13,7 @@ import { readChunk, readMixed } from '../tree/nodes.js';
 import { SszType, type ValueOf } from '../type.js';
 import type { PathSegment, PathStep } from '../view/proofs.js';
 
+/** A union's options: schemas, with `null` (None) allowed as the first. */
 export type UnionOptions = readonly (SszType<unknown> | null)[];
 
 /** One `{ selector, value }` per option, so narrowing on `selector` is possible with literal tuples. */

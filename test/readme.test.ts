@@ -52,6 +52,29 @@ describe('README: @ssztree/types tour', () => {
     const proof = BeaconState.createProof(state, [['slot']]);
     expect(verifyProof(root, proof)).toBe(true);
     expect(verifyProof(before, proof)).toBe(false);
+
+    // A block on a fork: child views, packed lists, the old state untouched and mostly shared.
+    state.validators.push(mainnet.electra.Validator.defaultValue());
+    const withValidator = state.hashTreeRoot();
+    const next = state.clone();
+    next.validators.get(0).effective_balance = 31_000_000_000n;
+    next.balances.set(0, 31_500_000_000n);
+    const nextRoot = next.hashTreeRoot();
+    expect(nextRoot).not.toEqual(withValidator);
+    expect(nextRoot).toEqual(BeaconState.hashTreeRoot(next.toValue()));
+    expect(state.hashTreeRoot()).toEqual(withValidator);
+    expect(state.validators.get(0).effective_balance).toBe(0n);
+    const mem = next.memory();
+    expect(mem.nodes).toBeGreaterThan(0);
+    expect(mem.bytes).toBeGreaterThan(0);
+    const shared = next.sharedWith(state);
+    expect(shared.bytes).toBe(mem.bytes);
+    expect(shared.sharedBytes).toBeGreaterThan(0);
+    expect(shared.sharedBytes).toBeLessThan(mem.bytes);
+    const gindex = BeaconState.gindexOf(['validators', 0, 'effective_balance']);
+    expect(BigInt(gindex)).toBeGreaterThan(1n);
+    state.dispose();
+    expect(next.hashTreeRoot()).toEqual(nextRoot);
   });
 });
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+/** What went wrong, as a stable code to branch on (each member documents its meaning). */
 export type CoreErrorCode =
   /** A generalized index that is not a positive integer (or bigint). */
   | 'GINDEX'

@@ -9,6 +9,7 @@
  */
 import { CoreError } from './errors.js';
 
+/** A generalized index (1 is the root; 2g and 2g + 1 are g's children): a number below 2^53 or a bigint. */
 export type Gindex = number | bigint;
 
 /** The depth of a valid gindex (floor(log2 g)); throws `GINDEX` otherwise. */

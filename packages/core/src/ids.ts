@@ -59,6 +59,7 @@ export function wideDepthOfKind(kind: number): number {
   return kind - KIND_WIDE_BASE + 1;
 }
 
+/** What a node is (`NodeStore.kind`): a shared zero subtree, a branch, a leaf chunk, an opaque hash, or a wide leaf. */
 export type NodeKind = 'zero' | 'branch' | 'leaf' | 'opaque' | 'wide';
 
 export function kindName(kind: number): NodeKind {

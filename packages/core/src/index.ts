@@ -3,7 +3,7 @@
  * store, with batched incremental rehashing (one `hashInto` per dirty level),
  * wide leaves, reference-counted reclamation and proofs. It knows nothing of
  * SSZ types; `@ssztree/types` builds on it.
- * @module
+ * @module @ssztree/core
  */
 export { CoreError, type CoreErrorCode } from './errors.js';
 export { gindexDepth, toGindex, type Gindex } from './gindex.js';

@@ -73,6 +73,7 @@ export class NodeStore extends StoreCore {
 
   // --------------------------------------------------------------- reading
 
+  /** What a node is: zero subtree, branch, leaf, opaque or wide leaf. */
   kind(id: NodeId): NodeKind {
     this.check(id);
     return kindName(id & 15);
@@ -84,6 +85,7 @@ export class NodeStore extends StoreCore {
     return this.leftOf(id);
   }
 
+  /** The right child (see `left`). */
   right(id: NodeId): NodeId {
     this.check(id);
     return this.rightOf(id);
@@ -128,6 +130,7 @@ export class NodeStore extends StoreCore {
 
   // ------------------------------------------------------------ navigation
 
+  /** The node at `gindex` below `root` (floating). */
   getNode(root: NodeId, gindex: Gindex): NodeId {
     this.check(root);
     return this.float(getNode(this, root, gindex));
@@ -140,6 +143,7 @@ export class NodeStore extends StoreCore {
     return this.float(setNode(this, root, gindex, node));
   }
 
+  /** The node at position `index` of level `depth` below `root` (floating). */
   getNodeAtDepth(root: NodeId, depth: number, index: number): NodeId {
     this.check(root);
     return this.float(getNodeAtDepth(this, root, depth, index));
@@ -157,11 +161,13 @@ export class NodeStore extends StoreCore {
     return this.float(setChunksAtDepth(this, root, depth, indices, chunks));
   }
 
+  /** The `count` nodes of level `depth` from position `start`, left to right, in one walk (floating). */
   *iterateNodesAtDepth(root: NodeId, depth: number, start: number, count: number): Generator<NodeId> {
     this.check(root);
     for (const id of iterateNodesAtDepth(this, root, depth, start, count)) yield this.float(id);
   }
 
+  /** `iterateNodesAtDepth` as an array. */
   getNodesAtDepth(root: NodeId, depth: number, start: number, count: number): NodeId[] {
     return [...this.iterateNodesAtDepth(root, depth, start, count)];
   }

@@ -171,6 +171,7 @@ export function multiproofRoot(gindices: readonly Gindex[], leaves: readonly Uin
   return objects.get(1n);
 }
 
+/** True when the multiproof (`gindices` with their `leaves`, helpers `proof` in consensus-spec order) yields `root`. */
 export function verifyMultiproof(root: Uint8Array, gindices: readonly Gindex[], leaves: readonly Uint8Array[], proof: readonly Uint8Array[]): boolean {
   const computed = multiproofRoot(gindices, leaves, proof);
   return computed !== undefined && isChunk(root) && equal(computed, root);

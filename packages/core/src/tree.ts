@@ -35,6 +35,7 @@ const registry = new FinalizationRegistry<Cell>((cell) => {
 });
 
 export class Tree implements Disposable {
+  /** The store holding this tree's nodes. */
   readonly store: NodeStore;
   readonly #cell: Cell;
 
@@ -62,6 +63,7 @@ export class Tree implements Disposable {
     return cell;
   }
 
+  /** True once `dispose()` has released this handle. */
   get disposed(): boolean {
     return this.#cell.root < 0;
   }
@@ -96,19 +98,26 @@ export class Tree implements Disposable {
     return new Tree(this.live.root, this.store);
   }
 
+  /** The node at `gindex` (floating: use it in a write or retain it within the current task; see CORE.md "Reclamation"). */
   getNode(gindex: Gindex): NodeId {
     return this.store.float(getNodeByBits(this.store, this.live.root, gindexBits(gindex)));
   }
 
+  /** Replaces the subtree at `gindex` with `node`; this handle moves to the new version, old versions are unchanged. */
   setNode(gindex: Gindex, node: NodeId): void {
     this.store.check(node);
     this.replace(setNodeByBits(this.store, this.live.root, gindexBits(gindex), node));
   }
 
+  /** The node at position `index` of level `depth` (floating, like `getNode`). */
   getNodeAtDepth(depth: number, index: number): NodeId {
     return this.store.float(getNodeAtDepth(this.store, this.live.root, depth, index));
   }
 
+  /**
+   * Writes `nodes[i]` at position `indices[i]` of level `depth` in one walk (indices strictly
+   * ascending); unchanged positions keep their nodes, so a batch of no-op writes keeps the root.
+   */
   setNodesAtDepth(depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>): void {
     this.replace(setNodesAtDepth(this.store, this.live.root, depth, indices, nodes));
   }
@@ -118,10 +127,12 @@ export class Tree implements Disposable {
     this.replace(setChunksAtDepth(this.store, this.live.root, depth, indices, chunks));
   }
 
+  /** The `count` nodes of level `depth` from position `start`, left to right, in one walk (floating ids). */
   *iterateNodesAtDepth(depth: number, start: number, count: number): Generator<NodeId> {
     for (const id of iterateNodesAtDepth(this.store, this.live.root, depth, start, count)) yield this.store.float(id);
   }
 
+  /** `iterateNodesAtDepth` as an array. */
   getNodesAtDepth(depth: number, start: number, count: number): NodeId[] {
     return [...this.iterateNodesAtDepth(depth, start, count)];
   }
@@ -185,6 +196,7 @@ export class Tree implements Disposable {
     this.store.release(root);
   }
 
+  /** `dispose()`, for `using` declarations. */
   [Symbol.dispose](): void {
     this.dispose();
   }

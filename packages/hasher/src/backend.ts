@@ -18,4 +18,5 @@ export interface HasherBackend {
   hashInto(input: Uint8Array, output: Uint8Array): void;
 }
 
+/** The backends, fastest first: native hashtree, our WebAssembly, our TypeScript, @noble/hashes (reference). */
 export type HasherName = 'hashtree' | 'wasm' | 'js' | 'noble';

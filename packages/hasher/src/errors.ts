@@ -4,6 +4,7 @@
  * @module
  */
 
+/** What went wrong: bad lengths or limits, or an unknown / unavailable backend name. */
 export type HasherErrorCode = 'INPUT_LENGTH' | 'OUTPUT_LENGTH' | 'LIMIT_EXCEEDED' | 'DEPTH_RANGE' | 'LENGTH_RANGE' | 'UNKNOWN_HASHER' | 'HASHER_UNAVAILABLE';
 
 export class HasherError extends Error {

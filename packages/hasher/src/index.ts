@@ -3,7 +3,7 @@
  * merkle trees — one digest, a pair, a whole layer, merkleize with virtual
  * padding, zero hashes — over several byte-identical backends chosen at run
  * time. It knows nothing of trees or SSZ types.
- * @module
+ * @module @ssztree/hasher
  */
 export type { HasherBackend, HasherName } from './backend.js';
 export { HasherError, type HasherErrorCode } from './errors.js';

@@ -14,6 +14,7 @@ export class BitArray {
   constructor(
     /** The packed bits; owned by this BitArray. */
     readonly uint8Array: Uint8Array,
+    /** The number of bits. */
     readonly bitLen: number,
   ) {}
 
@@ -22,17 +23,20 @@ export class BitArray {
     return new BitArray(new Uint8Array(Math.ceil(bitLen / 8)), bitLen);
   }
 
+  /** Bits from booleans, index 0 first. */
   static fromBoolArray(bits: readonly boolean[]): BitArray {
     const array = BitArray.fromBitLen(bits.length);
     for (let i = 0; i < bits.length; i++) if (bits[i]) array.set(i, true);
     return array;
   }
 
+  /** Bit `index` (outside 0..bitLen − 1 throws `SszError` `INVALID_VALUE`). */
   get(index: number): boolean {
     this.checkIndex(index);
     return ((this.uint8Array[index >>> 3] as number) & (1 << (index & 7))) !== 0;
   }
 
+  /** Sets bit `index` (out of range throws like `get`). */
   set(index: number, value: boolean): void {
     this.checkIndex(index);
     const byte = index >>> 3;
@@ -41,6 +45,7 @@ export class BitArray {
     this.uint8Array[byte] = value ? old | mask : old & ~mask;
   }
 
+  /** The bits as booleans, index 0 first. */
   toBoolArray(): boolean[] {
     const out = new Array<boolean>(this.bitLen);
     for (let i = 0; i < this.bitLen; i++) out[i] = ((this.uint8Array[i >>> 3] as number) & (1 << (i & 7))) !== 0;
@@ -54,10 +59,12 @@ export class BitArray {
     return out;
   }
 
+  /** A copy with its own bytes. */
   clone(): BitArray {
     return new BitArray(this.uint8Array.slice(), this.bitLen);
   }
 
+  /** Same length and same bits. */
   equals(other: BitArray): boolean {
     if (this.bitLen !== other.bitLen || this.uint8Array.length !== other.uint8Array.length) return false;
     for (let i = 0; i < this.uint8Array.length; i++) if (this.uint8Array[i] !== other.uint8Array[i]) return false;

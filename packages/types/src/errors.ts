@@ -10,6 +10,7 @@
  * @module
  */
 
+/** What went wrong, as a stable code to branch on (each member documents its meaning). */
 export type SszErrorCode =
   /** The input ended before the type's bytes did. */
   | 'SHORT_INPUT'
@@ -44,6 +45,7 @@ export type SszErrorCode =
 
 export class SszError extends Error {
   override readonly name = 'SszError';
+  /** What went wrong (see `SszErrorCode`). */
   readonly code: SszErrorCode;
   /** Type path from the outermost type, e.g. `BeaconState.validators[3].pubkey`. */
   typePath: string;

@@ -2,7 +2,7 @@
  * `@ssztree/types`: SSZ schemas with a strict codec, value roots computed in
  * batches over `@ssztree/hasher`, and the consensus API's JSON form. The
  * beacon-chain containers live in the `@ssztree/types/consensus` subpath.
- * @module
+ * @module @ssztree/types
  */
 export { BitArray } from './bitArray.js';
 export { SszError, type SszErrorCode } from './errors.js';

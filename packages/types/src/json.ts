@@ -10,10 +10,12 @@
  */
 import { SszError } from './errors.js';
 
+/** A JSON value, as produced by `toJson` and accepted by `fromJson`. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 const HEX = /* @__PURE__ */ Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/** Bytes as lower-case 0x-prefixed hex (the consensus API's form for byte fields and roots). */
 export function toHex(bytes: Uint8Array): string {
   let s = '0x';
   for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i] as number];

@@ -41,15 +41,23 @@ export interface Type<V> {
   readonly maxSize: number;
   /** True for uints and boolean, which pack several to a chunk. */
   readonly isBasic: boolean;
+  /** The SSZ serialization of `value`; a value of the wrong shape throws `SszError`. */
   serialize(value: V): Uint8Array;
   /** Writes the serialization into `buffer` at `offset`; returns the end offset. */
   serializeInto(value: V, buffer: Uint8Array, offset: number): number;
+  /** Strict decode: malformed bytes throw `SszError` with a code, the type path and the byte offset. */
   deserialize(bytes: Uint8Array): V;
+  /** The 32-byte `hash_tree_root` of `value`, computed from the value (no tree is kept). */
   hashTreeRoot(value: V): Uint8Array;
+  /** The type's default (all-zero) value: zeros, empty lists, default fields. */
   defaultValue(): V;
+  /** Deep equality of two values of this type. */
   equals(a: V, b: V): boolean;
+  /** A deep copy sharing no mutable parts with `value`. */
   clone(value: V): V;
+  /** The consensus API JSON form: uint64 as decimal strings, bytes as 0x-hex, containers as objects. */
   toJson(value: V): Json;
+  /** Parses the consensus API JSON form; bad input throws `SszError` `INVALID_JSON`. */
   fromJson(json: unknown): V;
   /** The serialized size of `value`. */
   sizeOf(value: V): number;

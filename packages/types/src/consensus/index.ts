@@ -6,7 +6,7 @@
  *
  *   import { mainnet } from '@ssztree/types/consensus';
  *   mainnet.deneb.BeaconState.hashTreeRoot(state);
- * @module
+ * @module @ssztree/types/consensus
  */
 import { altairTypes } from './altair.js';
 import { bellatrixTypes } from './bellatrix.js';
@@ -36,8 +36,12 @@ export function forkTypes(p: Preset) {
   return { phase0, altair, bellatrix, capella, deneb, electra };
 }
 
+/** The containers of every fork for one preset: `ForkTypes['electra']['BeaconState']`, … */
 export type ForkTypes = ReturnType<typeof forkTypes>;
+/** The fork names, oldest first (the keys of `ForkTypes`). */
 export const FORKS = ['phase0', 'altair', 'bellatrix', 'capella', 'deneb', 'electra'] as const;
 
+/** Every fork's containers for the mainnet preset, e.g. `mainnet.electra.BeaconState`. */
 export const mainnet: ForkTypes = /* @__PURE__ */ forkTypes(MAINNET);
+/** Every fork's containers for the minimal preset (the spec tests' small sizes). */
 export const minimal: ForkTypes = /* @__PURE__ */ forkTypes(MINIMAL);

@@ -121,6 +121,7 @@ export class BitlistType extends SszType<BitArray> {
   }
 }
 
+/** `Bitlist[limit]`: up to `limit` bits, the value a `BitArray`; serialized with a delimiting bit. */
 export function bitlist(limit: number): BitlistType {
   return new BitlistType(limit);
 }

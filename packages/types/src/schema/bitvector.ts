@@ -114,6 +114,7 @@ export class BitvectorType extends SszType<BitArray> {
   }
 }
 
+/** `Bitvector[length]`: exactly `length` bits, the value a `BitArray`; padding bits must be zero. */
 export function bitvector(length: number): BitvectorType {
   return new BitvectorType(length);
 }

@@ -49,4 +49,5 @@ export class BooleanType extends BasicType<boolean, boolean[]> {
   }
 }
 
+/** `boolean`: a `boolean` value, serialized as one byte 0 or 1 (anything else is rejected). */
 export const boolean = /* @__PURE__ */ new BooleanType();

@@ -100,6 +100,7 @@ export class ByteListType extends SszType<Uint8Array> {
   }
 }
 
+/** `ByteList[limit]`: up to `limit` bytes, the value a `Uint8Array`. */
 export function byteList(limit: number): ByteListType {
   return new ByteListType(limit);
 }

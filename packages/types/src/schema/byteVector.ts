@@ -166,6 +166,7 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** `ByteVector[length]` (`Bytes32`, `BLSPubkey`, …): exactly `length` bytes, the value a `Uint8Array`. */
 export function byteVector(length: number): ByteVectorType {
   return new ByteVectorType(length);
 }

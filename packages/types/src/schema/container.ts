@@ -495,6 +495,13 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   }
 }
 
+/**
+ * A container of named fields in declaration order; its value is a plain
+ * object with those keys. `name` is the type name used in errors and
+ * `typeName` (defaults to a description of the fields).
+ *
+ *   const Checkpoint = container({ epoch: uint64, root: byteVector(32) }, 'Checkpoint');
+ */
 export function container<F extends Fields>(fields: F, name?: string): ContainerType<F> {
   return new ContainerType(fields, name);
 }

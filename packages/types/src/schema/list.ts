@@ -244,6 +244,14 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
   }
 }
 
+/**
+ * `List[elementType, limit]`: at most `limit` elements. Uints and booleans
+ * give a packed `ListBasicType` (value: a typed array, e.g. `BigUint64Array`
+ * for uint64; views: `PackedSequenceView`), anything else a
+ * `ListCompositeType` (value: an array; views: `CompositeSequenceView`).
+ *
+ *   const Balances = list(uint64, 2 ** 40);
+ */
 export function list<V, A extends BasicArray<V>>(elementType: BasicType<V, A>, limit: number): ListBasicType<V, A>;
 export function list<T extends AnyType>(elementType: T, limit: number): ListCompositeType<ValueOf<T>, T>;
 export function list<V>(elementType: SszType<V>, limit: number): SszType<unknown> {

@@ -341,10 +341,17 @@ export function packGeneric<V, A extends BasicArray<V>>(type: BasicType<V, A>, a
   return out;
 }
 
+/** `uint8`: a `number` value; packed lists of it are `Uint8Array`s. */
 export const uint8 = /* @__PURE__ */ new UintNumberType<Uint8Array>(1, Uint8Array);
+/** `uint16`: a `number` value; packed lists of it are `Uint16Array`s. */
 export const uint16 = /* @__PURE__ */ new UintNumberType<Uint16Array>(2, Uint16Array);
+/** `uint32`: a `number` value; packed lists of it are `Uint32Array`s. */
 export const uint32 = /* @__PURE__ */ new UintNumberType<Uint32Array>(4, Uint32Array);
+/** `uint64`: a `bigint` value (the consensus form); packed lists of it are `BigUint64Array`s. */
 export const uint64 = /* @__PURE__ */ new Uint64Type();
+/** `uint128`: a `bigint` value. */
 export const uint128 = /* @__PURE__ */ new UintBigType(16);
+/** `uint256`: a `bigint` value. */
 export const uint256 = /* @__PURE__ */ new UintBigType(32);
+/** `uint64` with `number` values: exact up to 2^53, 2^64 − 1 is `Infinity`, anything else above 2^53 is rejected (docs/TYPES.md). */
 export const uint64Number = /* @__PURE__ */ new Uint64NumberType();

@@ -13,6 +13,7 @@ import { readChunk, readMixed } from '../tree/nodes.js';
 import { SszType, type ValueOf } from '../type.js';
 import type { PathSegment, PathStep } from '../view/proofs.js';
 
+/** A union's options: schemas, with `null` (None) allowed as the first. */
 export type UnionOptions = readonly (SszType<unknown> | null)[];
 
 /** One `{ selector, value }` per option, so narrowing on `selector` is possible with literal tuples. */
@@ -168,6 +169,10 @@ export class UnionType<O extends UnionOptions> extends SszType<UnionValue<O>> {
   }
 }
 
+/**
+ * `Union[options…]`: a value is `{ selector, value }` where `selector`
+ * indexes `options`; `null` as the first option is SSZ's `None`.
+ */
 export function union<const O extends UnionOptions>(options: O): UnionType<O> {
   return new UnionType(options);
 }

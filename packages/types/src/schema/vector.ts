@@ -230,6 +230,13 @@ export function fromJsonItems<V>(elem: SszType<V>, items: readonly unknown[]): V
   return items.map((item, i) => jsonItem(() => elem._fromJson(item), i));
 }
 
+/**
+ * `Vector[elementType, length]`: exactly `length` elements (length ≥ 1).
+ * Uints and booleans give a packed `VectorBasicType` (value: a typed array),
+ * anything else a `VectorCompositeType` (value: an array).
+ *
+ *   const BlockRoots = vector(byteVector(32), 8192);
+ */
 export function vector<V, A extends BasicArray<V>>(elementType: BasicType<V, A>, length: number): VectorBasicType<V, A>;
 export function vector<T extends AnyType>(elementType: T, length: number): VectorCompositeType<ValueOf<T>, T>;
 export function vector<V>(elementType: SszType<V>, length: number): SszType<unknown> {

@@ -16,7 +16,9 @@ import { SszError } from '../errors.js';
 import type { SszType } from '../type.js';
 import { TreeView } from './base.js';
 
+/** One step of a path: a field name, an element index, or `'length'` / `'selector'` / `'value'`. */
 export type PathSegment = string | number;
+/** A path from a schema's root down, e.g. `['validators', 5, 'effective_balance']`. */
 export type Path = readonly PathSegment[];
 
 /** One step down the tree: `depth` levels to the child at `index` of that level; `next` is its type (null: a chunk holding basic values). */
@@ -60,6 +62,7 @@ function formatPath(path: Path): string {
   return path.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('');
 }
 
+/** What `T.createProof` returns: a single proof for one path, a multiproof for several (verify with `verifyProof`). */
 export type ViewProof = ({ readonly kind: 'single' } & SingleProof) | ({ readonly kind: 'multi' } & Multiproof);
 
 /** A proof of the values at `paths` in a view (committed first) or a tree: single for one path, a multiproof for several. */

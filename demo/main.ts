@@ -1,0 +1,285 @@
+/**
+ * The ssztree demo (`npm run demo`): a synthetic mainnet electra
+ * BeaconState of 2^20 validators is built (from values and from bytes, as a
+ * client loads one), then simulated blocks and epoch transitions are applied
+ * through tree-backed views, each on a clone of the last state as a client's
+ * state cache does. A live table shows write and commit + root times
+ * (p50/p95), memory, and the speed-up over rehashing the whole state.
+ * `--compare` runs the same writes through @chainsafe/ssz ViewDU and checks
+ * that both roots agree after every block and epoch.
+ *
+ * Invariant: every root printed is checked — the three builds against each
+ * other, the final incremental root against a full rehash of the final
+ * value, and (with --compare) every root against ChainSafe's. Any mismatch
+ * exits with code 1.
+ */
+import { getHasher, hasherNotice } from '@ssztree/hasher';
+import { preimageBytes, toHex, type ViewOf } from '@ssztree/types';
+import { applyBlock, applyEpoch, type RotateParticipation, type StateLike } from './apply.js';
+import { parseOptions, USAGE, UsageError, type Options } from './options.js';
+import { loadPeer, type Peer, type PeerState } from './peer.js';
+import { Screen, timingTable, type TimingRow } from './render.js';
+import { Rng } from './rng.js';
+import { BeaconState, generateState, START_SLOT } from './state.js';
+import { fmt, heapMB, MB, Samples, since } from './stats.js';
+import { planBlock, planEpoch, SLOTS_PER_EPOCH } from './workload.js';
+
+type StateView = ViewOf<typeof BeaconState>;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const short = (root: Uint8Array) => `${toHex(root).slice(0, 18)}…`;
+
+// Ours: previous takes current's committed tree (O(1): the two fields are distinct but equal schemas, so
+// the tree is re-typed with viewOf rather than the view assigned); current becomes a fresh all-zero list.
+const rotateOurs: RotateParticipation = (state, n) => {
+  const s = state as unknown as StateView;
+  const tree = s.current_epoch_participation.commit();
+  s.previous_epoch_participation = BeaconState.fields.previous_epoch_participation.viewOf(tree);
+  tree.dispose();
+  s.setField('current_epoch_participation', new Uint8Array(n));
+};
+
+/** One timed call. */
+function timed<T>(fn: () => T): [T, number] {
+  const t = performance.now();
+  const r = fn();
+  return [r, since(t)];
+}
+
+/** Whether epoch transition number floor(k·E/B) happens after block k (1-based): E of them, evenly spread. */
+const epochAfter = (k: number, o: Options) => o.blocks > 0 && Math.floor((k * o.epochs) / o.blocks) > Math.floor(((k - 1) * o.epochs) / o.blocks);
+
+async function run(o: Options): Promise<number> {
+  const screen = new Screen();
+  const n = o.validators;
+  const failures: string[] = [];
+  screen.line(`ssztree demo: mainnet electra BeaconState, ${n} validators, ${o.blocks} blocks, ${o.epochs} epoch transitions, seed ${o.seed}`);
+  screen.line(`  hasher ${getHasher()}, Node ${process.version}${hasherNotice() ? ` (${hasherNotice()})` : ''}`);
+  screen.line();
+
+  // ---------------------------------------------------------------- build
+  let t = performance.now();
+  let value: ReturnType<typeof generateState> | null = generateState(n, o.seed, (done) => screen.progress('generating', done, n, 'validators'));
+  screen.phase('generating', since(t), `${n} validators with distinct pubkeys, balances, flags, roots`);
+  const [bytes0, serializeMs] = timed(() => BeaconState.serialize(value!));
+  let bytes: Uint8Array | null = bytes0;
+  screen.phase('serializing', serializeMs, `${fmt(bytes0.length / MB)} MB of SSZ`);
+  screen.progress('hashing (full rehash)', 0, 1, 'state');
+  const [fullRoot, fullRehashMs] = timed(() => BeaconState.hashTreeRoot(value!));
+  screen.phase('full rehash', fullRehashMs, `BeaconState.hashTreeRoot(value): ${short(fullRoot)}`);
+  screen.progress('building tree (values)', 0, 1, 'state');
+  const [fromValue, toViewMs] = timed(() => {
+    const v = BeaconState.toView(value!);
+    return [v, v.hashTreeRoot()] as const;
+  });
+  screen.phase('values → view + root', toViewMs, 'BeaconState.toView(value).hashTreeRoot()');
+  if (toHex(fromValue[1]) !== toHex(fullRoot)) failures.push('toView root differs from the value root');
+  fromValue[0].dispose();
+  value = null;
+  gc?.();
+  screen.progress('building tree (bytes)', 0, 1, 'state');
+  const [fromBytes, fromBytesMs] = timed(() => {
+    const v = BeaconState.deserializeToView(bytes!);
+    return [v, v.hashTreeRoot()] as const;
+  });
+  screen.phase('bytes → view + root', fromBytesMs, 'BeaconState.deserializeToView(bytes).hashTreeRoot() — a client loading a state');
+  if (toHex(fromBytes[1]) !== toHex(fullRoot)) failures.push('deserializeToView root differs from the value root');
+  let head: StateView = fromBytes[0];
+  let headRoot = fromBytes[1];
+
+  // ---------------------------------------------------------------- peer
+  let peer: Peer | null = null;
+  let peerHead: PeerState | null = null;
+  let peerLoadMs = Number.NaN;
+  let peerMissing: string | undefined;
+  if (o.compare) {
+    const loaded = await loadPeer(BeaconState as never);
+    if ('missing' in loaded) {
+      peerMissing = loaded.missing;
+      screen.line(`  --compare: @chainsafe/ssz is not installed (${peerMissing}); running ssztree alone`);
+    } else {
+      peer = loaded;
+      screen.progress('@chainsafe/ssz: bytes', 0, 1, 'state');
+      const [ps, ms] = timed(() => {
+        const s = loaded.fromBytes(bytes!);
+        s.hashTreeRoot();
+        return s;
+      });
+      peerHead = ps;
+      peerLoadMs = ms;
+      const agree = toHex(ps.hashTreeRoot()) === toHex(headRoot);
+      if (!agree) failures.push('@chainsafe/ssz root of the loaded state differs');
+      screen.phase('@chainsafe/ssz bytes → root', ms, `@chainsafe/ssz ${loaded.version} ViewDU, roots ${agree ? 'agree' : 'DIFFER'}`);
+    }
+  }
+  bytes = null;
+  gc?.();
+
+  t = performance.now();
+  const startMemory = head.memory();
+  const validatorMemory = head.validators.memory();
+  const memoryMs = since(t);
+  const preimages = preimageBytes();
+  screen.line(
+    `  memory: state tree ${fmt(startMemory.bytes / MB)} MB = ${fmt(startMemory.bytes / n)} B/validator (validators list ${fmt(validatorMemory.bytes / n)} B + pubkey table ${fmt(preimages / n)} B); heap+buffers ${fmt(heapMB())} MB (counted in ${fmt(memoryMs, 0)} ms)`,
+  );
+  screen.line();
+
+  // --------------------------------------------------------------- blocks
+  const initial = head.clone(); // kept to the end: how much does the last state share with the first?
+  const rows = {
+    blockWrites: new Samples(),
+    blockRoot: new Samples(),
+    epochWrites: new Samples(),
+    epochRoot: new Samples(),
+    peerBlockWrites: new Samples(),
+    peerBlockRoot: new Samples(),
+    peerEpochWrites: new Samples(),
+    peerEpochRoot: new Samples(),
+  };
+  const table: TimingRow[] = [
+    { name: 'block: writes (views)', samples: rows.blockWrites },
+    { name: 'block: commit + root', samples: rows.blockRoot },
+    { name: 'epoch: writes (views)', samples: rows.epochWrites },
+    { name: 'epoch: commit + root', samples: rows.epochRoot },
+  ];
+  if (peer)
+    table.push(
+      { name: '@chainsafe/ssz block: writes', samples: rows.peerBlockWrites },
+      { name: '@chainsafe/ssz block: commit + root', samples: rows.peerBlockRoot },
+      { name: '@chainsafe/ssz epoch: writes', samples: rows.peerEpochWrites },
+      { name: '@chainsafe/ssz epoch: commit + root', samples: rows.peerEpochRoot },
+    );
+  let checks = 0;
+  let agreed = 0;
+  const rng = new Rng(o.seed ^ 0x5eed);
+
+  /** One step (block or epoch) on both sides: writes timed, commit + root timed, roots compared. */
+  const step = (write: (s: StateLike, prev: Uint8Array, rotate: RotateParticipation) => void, w: Samples, r: Samples, pw: Samples, pr: Samples, isEpoch: boolean): void => {
+    const next = head.clone();
+    const [, writeMs] = timed(() => write(next as unknown as StateLike, headRoot, rotateOurs));
+    const [root, rootMs] = timed(() => next.hashTreeRoot());
+    w.add(writeMs);
+    r.add(rootMs);
+    if (head !== initial) head.dispose();
+    head = next;
+    if (peer && peerHead) {
+      const pnext = peerHead.clone();
+      const [, pwMs] = timed(() => write(pnext, headRoot, peer.rotate));
+      const [proot, prMs] = timed(() => pnext.hashTreeRoot());
+      pw.add(pwMs);
+      pr.add(prMs);
+      peerHead = pnext;
+      checks++;
+      if (toHex(proot) === toHex(root)) agreed++;
+      else failures.push(`roots differ from @chainsafe/ssz after ${isEpoch ? 'an epoch' : 'a block'} at slot ${head.slot}`);
+    }
+    headRoot = root;
+  };
+
+  // The live line: where we are, process memory per validator, and the block speed-up so far over the full rehash.
+  const status = (label: string) => {
+    const heap = heapMB();
+    const speedUp = fullRehashMs / rows.blockRoot.percentile(50);
+    return `${label}  slot ${head.slot}  heap+buffers ${fmt(heap, 0)} MB (${fmt((heap * MB) / n, 0)} B/validator)  block ${fmt(speedUp, 0)}× faster than a full rehash  root ${short(headRoot)}${peer ? `  @chainsafe/ssz agrees ${agreed}/${checks}` : ''}`;
+  };
+  let epochsDone = 0;
+  for (let k = 1; k <= o.blocks; k++) {
+    const slot = START_SLOT + k;
+    const plan = planBlock(rng, n, slot);
+    step((s, prev) => applyBlock(s, plan, prev), rows.blockWrites, rows.blockRoot, rows.peerBlockWrites, rows.peerBlockRoot, false);
+    if (!screen.tty) {
+      screen.line(
+        `block ${k}/${o.blocks} slot ${slot}: writes ${fmt(rows.blockWrites.last, 2)} ms, commit+root ${fmt(rows.blockRoot.last, 2)} ms${peer ? `; @chainsafe/ssz writes ${fmt(rows.peerBlockWrites.last, 2)} ms, commit+root ${fmt(rows.peerBlockRoot.last, 2)} ms, agree ${agreed}/${checks}` : ''}; heap+buffers ${fmt(heapMB(), 0)} MB; root ${short(headRoot)}`,
+      );
+    } else screen.table(timingTable(table, status(`block ${k}/${o.blocks}`)));
+    if (epochAfter(k, o)) {
+      const epochPlan = planEpoch(rng, n, Math.floor(slot / SLOTS_PER_EPOCH));
+      step((s, _prev, rotate) => applyEpoch(s, epochPlan, rotate), rows.epochWrites, rows.epochRoot, rows.peerEpochWrites, rows.peerEpochRoot, true);
+      epochsDone++;
+      if (!screen.tty) {
+        screen.line(
+          `epoch ${epochsDone}/${o.epochs} (after slot ${slot}): writes ${fmt(rows.epochWrites.last, 2)} ms, commit+root ${fmt(rows.epochRoot.last, 2)} ms${peer ? `; @chainsafe/ssz writes ${fmt(rows.peerEpochWrites.last, 2)} ms, commit+root ${fmt(rows.peerEpochRoot.last, 2)} ms, agree ${agreed}/${checks}` : ''}; root ${short(headRoot)}`,
+        );
+      } else screen.table(timingTable(table, status(`epoch ${epochsDone}/${o.epochs}`)));
+    }
+  }
+  if (!screen.tty) {
+    screen.line();
+    for (const l of timingTable(table, status('done'))) screen.line(l);
+  } else screen.table(timingTable(table, status('done')));
+  screen.line();
+
+  // ---------------------------------------------------------------- checks
+  const [finalValue, toValueMs] = timed(() => head.toValue());
+  const [rehashRoot, endRehashMs] = timed(() => BeaconState.hashTreeRoot(finalValue));
+  const rootsMatch = toHex(rehashRoot) === toHex(headRoot);
+  if (!rootsMatch) failures.push('the final incremental root differs from a full rehash of the final value');
+  screen.line(`  final root ${toHex(headRoot)}`);
+  screen.line(`  full rehash of the final state (toValue ${fmt(toValueMs, 0)} ms, hashTreeRoot ${fmt(endRehashMs, 0)} ms): ${rootsMatch ? 'equals the incremental root' : 'DIFFERS from the incremental root'}`);
+  if (peer) screen.line(`  @chainsafe/ssz ViewDU: roots agree after ${agreed} of ${checks} blocks and epochs`);
+
+  const endMemory = head.memory();
+  const shared = head.sharedWith(initial);
+  const blockP50 = rows.blockRoot.percentile(50);
+  const epochP50 = rows.epochRoot.percentile(50);
+  const fullRef = Math.min(fullRehashMs, endRehashMs);
+  screen.line(
+    `  speed-up over a full rehash (${fmt(fullRef, 0)} ms, the faster of the two value rehashes): block commit+root ${fmt(fullRef / blockP50, 0)}× (p50 ${fmt(blockP50, 2)} ms), epoch ${fmt(fullRef / epochP50, 1)}× (p50 ${fmt(epochP50, 1)} ms); over a fresh tree from bytes (${fmt(fromBytesMs, 0)} ms): block ${fmt(fromBytesMs / blockP50, 0)}×`,
+  );
+  screen.line(
+    `  memory: final state tree ${fmt(endMemory.bytes / MB)} MB = ${fmt(endMemory.bytes / n)} B/validator, ${fmt((100 * shared.sharedBytes) / Math.max(1, endMemory.bytes))}% shared with the first state; pubkey table ${fmt(preimageBytes() / n)} B/validator; heap+buffers ${fmt(heapMB(), 0)} MB`,
+  );
+  if (peer) {
+    const ratio = (a: Samples, b: Samples) => fmt(a.percentile(50) / b.percentile(50), 2);
+    screen.line(
+      `  vs @chainsafe/ssz (p50 ratios, theirs / ours): block writes ${ratio(rows.peerBlockWrites, rows.blockWrites)}×, block commit+root ${ratio(rows.peerBlockRoot, rows.blockRoot)}×, epoch writes ${ratio(rows.peerEpochWrites, rows.epochWrites)}×, epoch commit+root ${ratio(rows.peerEpochRoot, rows.epochRoot)}×, load from bytes ${fmt(peerLoadMs / fromBytesMs, 2)}×`,
+    );
+  }
+  for (const f of failures) screen.line(`  FAILED: ${f}`);
+  screen.line(failures.length === 0 ? '  all roots checked: ok' : `  ${failures.length} check(s) failed`);
+
+  if (o.json) {
+    const pct = (s: Samples) => ({ p50: s.percentile(50), p95: s.percentile(95), n: s.count });
+    const summary = {
+      options: o,
+      hasher: getHasher(),
+      build: { serializeMs, fullRehashMs, toViewMs, fromBytesMs, peerLoadMs: peer ? peerLoadMs : null },
+      blocks: { writes: pct(rows.blockWrites), commitRoot: pct(rows.blockRoot) },
+      epochs: { writes: pct(rows.epochWrites), commitRoot: pct(rows.epochRoot) },
+      speedUp: { block: fullRef / blockP50, epoch: fullRef / epochP50 },
+      memory: { stateBytesPerValidator: endMemory.bytes / n, sharedBytes: shared.sharedBytes, preimageBytesPerValidator: preimageBytes() / n },
+      roots: { incremental: toHex(headRoot), fullRehash: toHex(rehashRoot), match: rootsMatch },
+      compare: { ran: peer !== null, missing: peerMissing ?? null, checks, agreed },
+      failures,
+    };
+    screen.line(JSON.stringify(summary));
+  }
+  return failures.length === 0 ? 0 : 1;
+}
+
+function main(): void {
+  let o: Options;
+  try {
+    o = parseOptions(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`demo: ${e.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (o.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  run(o).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.stderr.write(`demo: ${(e as Error).stack ?? String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+main();

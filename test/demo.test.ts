@@ -1,0 +1,121 @@
+/**
+ * The demo (`npm run demo`, demo/main.ts) in a child process at a small
+ * size, with `--compare`: it must exit 0, print the timing table, agree with
+ * @chainsafe/ssz after every block and epoch, and end with an incremental
+ * root equal to a full rehash of the final state. Output is piped, so the
+ * demo prints plain lines (no ANSI redraws).
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseOptions, UsageError } from '../demo/options.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function demo(args: string[], nodeArgs: string[] = []) {
+  return spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', ...nodeArgs, '--conditions=source', 'demo/main.ts', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 55_000,
+  });
+}
+
+interface Summary {
+  options: { validators: number; blocks: number; epochs: number };
+  blocks: { commitRoot: { p50: number; p95: number; n: number } };
+  epochs: { commitRoot: { n: number } };
+  roots: { incremental: string; fullRehash: string; match: boolean };
+  compare: { ran: boolean; checks: number; agreed: number };
+  speedUp: { block: number };
+  memory: { stateBytesPerValidator: number };
+  failures: string[];
+}
+
+describe('demo', () => {
+  it('1024 validators, 4 blocks, 1 epoch, --compare: roots agree with @chainsafe/ssz and with a full rehash', { timeout: 120_000 }, () => {
+    const child = demo(['--validators', '1024', '--blocks', '4', '--epochs', '1', '--seed', '7', '--compare', '--json']);
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    const out = child.stdout;
+    const lines = out.trim().split('\n');
+    const summary = JSON.parse(lines[lines.length - 1] as string) as Summary;
+    expect(summary.failures).toEqual([]);
+    expect(summary.options).toMatchObject({ validators: 1024, blocks: 4, epochs: 1 });
+    // Every block and the epoch compared with ChainSafe, all agreeing.
+    expect(summary.compare).toMatchObject({ ran: true, checks: 5, agreed: 5 });
+    expect(out).toContain('@chainsafe/ssz ViewDU: roots agree after 5 of 5 blocks and epochs');
+    // The incremental root equals a full rehash of the final value.
+    expect(summary.roots.match).toBe(true);
+    expect(summary.roots.incremental).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(summary.roots.fullRehash).toBe(summary.roots.incremental);
+    expect(out).toContain('equals the incremental root');
+    // The table: a plain line per block and epoch, then the p50/p95 summary.
+    expect(lines.filter((l) => /^block \d+\/4 slot \d+: writes [\d.]+ ms, commit\+root [\d.]+ ms/.test(l))).toHaveLength(4);
+    expect(lines.filter((l) => l.startsWith('epoch 1/1 '))).toHaveLength(1);
+    expect(out).toMatch(/ms\s+last\s+p50\s+p95\s+n/);
+    expect(out).toMatch(/block: commit \+ root\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+4/);
+    expect(out).toMatch(/@chainsafe\/ssz block: commit \+ root\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+4/);
+    expect(out).not.toContain('\x1b[');
+    expect(summary.blocks.commitRoot.n).toBe(4);
+    expect(summary.epochs.commitRoot.n).toBe(1);
+    expect(summary.blocks.commitRoot.p95).toBeGreaterThanOrEqual(summary.blocks.commitRoot.p50);
+    expect(summary.speedUp.block).toBeGreaterThan(0);
+    expect(summary.memory.stateBytesPerValidator).toBeGreaterThan(0);
+  });
+
+  it('--compare without @chainsafe/ssz installed: one line says so, the demo runs alone', { timeout: 120_000 }, () => {
+    const child = demo(['--validators', '256', '--blocks', '2', '--epochs', '1', '--compare', '--json'], ['--import', './test/demo/without-chainsafe.mjs']);
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    const notes = child.stdout.split('\n').filter((l) => l.includes('not installed'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain('@chainsafe/ssz is not installed');
+    const summary = JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as Summary & { compare: { missing: string | null } };
+    expect(summary.compare).toMatchObject({ ran: false, checks: 0 });
+    expect(summary.compare.missing).toContain('Cannot find package');
+    expect(summary.roots.match).toBe(true);
+    expect(child.stdout).not.toContain('@chainsafe/ssz block');
+  });
+
+  it('same seed, same roots; another seed, another state', { timeout: 120_000 }, () => {
+    const a = demo(['--validators', '256', '--blocks', '2', '--epochs', '1', '--seed', '3', '--json']);
+    const b = demo(['--validators', '256', '--blocks', '2', '--epochs', '1', '--seed', '3', '--json']);
+    const c = demo(['--validators', '256', '--blocks', '2', '--epochs', '1', '--seed', '4', '--json']);
+    const rootOf = (r: ReturnType<typeof demo>) => {
+      expect(r.status).toBe(0);
+      return (JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as Summary).roots.incremental;
+    };
+    expect(rootOf(a)).toBe(rootOf(b));
+    expect(rootOf(c)).not.toBe(rootOf(a));
+  });
+
+  it('--help prints the usage; bad options exit 2 with a message', { timeout: 120_000 }, () => {
+    const help = demo(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--validators N');
+    expect(help.stdout).toContain('--compare');
+    const bad = demo(['--validators', 'lots']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--validators needs an integer');
+    const unknown = demo(['--fast']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('unknown option --fast');
+  });
+});
+
+describe('demo options', () => {
+  it('defaults: 2^20 validators, 64 blocks, 2 epochs', () => {
+    expect(parseOptions([])).toMatchObject({ validators: 2 ** 20, blocks: 64, epochs: 2, seed: 1, compare: false, json: false });
+  });
+  it('the default epoch count shrinks with --blocks; an explicit one must fit', () => {
+    expect(parseOptions(['--blocks', '1']).epochs).toBe(1);
+    expect(parseOptions(['--blocks', '0']).epochs).toBe(0);
+    expect(() => parseOptions(['--blocks', '1', '--epochs', '2'])).toThrowError(UsageError);
+  });
+  it('rejects bad numbers, unknown flags and sizes that do not fit in memory', () => {
+    for (const argv of [['--validators', '0'], ['--validators', '1.5'], ['--validators'], ['--blocks', '-1'], ['--seed', 'x'], ['--validators', String(2 ** 20 + 1)], ['--nope']]) {
+      expect(() => parseOptions(argv), argv.join(' ')).toThrowError(UsageError);
+    }
+    expect(parseOptions(['--validators', String(2 ** 20), '--compare']).validators).toBe(2 ** 20);
+  });
+});

@@ -11,6 +11,9 @@
  * - A worker with a job in flight is `busy` and never handed another, even
  *   when the main thread's own share calls back into the pool.
  * - Workers are unref'd: the pool never keeps a process alive.
+ * - In a browser the workers are Web Workers (`browserApi.ts`) and only the
+ *   async path uses them: a browser main thread may not block in
+ *   `Atomics.wait`, so synchronous callers there stay single-threaded.
  * @module
  */
 import { HasherError } from '../errors.js';
@@ -29,6 +32,7 @@ import {
   type StagingMessage,
   type WorkerInit,
 } from './protocol.js';
+import { startWebWorker } from './browserApi.js';
 import { availableCores, nodeWorkerThreads, type NodeWorker } from './nodeApi.js';
 
 /** Slots ever handed out (replacements take fresh slots); the pool degrades gracefully past it. */
@@ -111,12 +115,22 @@ function retire(w: PoolWorker): void {
   const ctl = control!;
   Atomics.store(ctl, w.slot * SLOT_INTS + STATE, SHUTDOWN);
   Atomics.notify(ctl, w.slot * SLOT_INTS + STATE);
+  // Wakes an async wait for this worker's start-up: it will never come.
+  Atomics.notify(ctl, w.slot * SLOT_INTS + READY);
   void w.worker.terminate().catch(() => undefined);
 }
 
 function spawn(backend: string): PoolWorker | undefined {
+  if (nextSlot >= MAX_SLOTS) return undefined;
   const threads = nodeWorkerThreads();
-  if (threads === undefined || nextSlot >= MAX_SLOTS) return undefined;
+  if (threads === undefined) {
+    if (typeof SharedArrayBuffer === 'undefined') return undefined;
+    control ??= new Int32Array(new SharedArrayBuffer(4 * SLOT_INTS * MAX_SLOTS));
+    const init: WorkerInit = { control: control.buffer as SharedArrayBuffer, slot: nextSlot, backend };
+    const web = startWebWorker(init);
+    if (web === undefined) return undefined;
+    return track(nextSlot++, web);
+  }
   control ??= new Int32Array(new SharedArrayBuffer(4 * SLOT_INTS * MAX_SLOTS));
   const slot = nextSlot++;
   const init: WorkerInit = { control: control.buffer as SharedArrayBuffer, slot, backend };
@@ -137,6 +151,10 @@ function spawn(backend: string): PoolWorker | undefined {
   } catch {
     return undefined;
   }
+  return track(slot, worker);
+}
+
+function track(slot: number, worker: NodeWorker): PoolWorker {
   const w: PoolWorker = { slot, worker, retired: false, busy: false, gen: 0, input: new Uint8Array(0), output: new Uint8Array(0) };
   worker.unref();
   worker.on('error', () => retire(w));
@@ -144,10 +162,10 @@ function spawn(backend: string): PoolWorker | undefined {
   return w;
 }
 
-/** The workers ready for jobs with `backend`, starting or replacing them as needed. */
-export function readyWorkers(backend: string): PoolWorker[] {
+/** Starts or replaces workers up to the configured count; false when the pool is off. */
+function startWorkers(backend: string): boolean {
   const wanted = threadCount();
-  if (wanted === 0) return [];
+  if (wanted === 0) return false;
   if (poolBackend !== backend) {
     shutdownPool();
     poolBackend = backend;
@@ -159,15 +177,45 @@ export function readyWorkers(backend: string): PoolWorker[] {
     if (w === undefined) break;
     workers.push(w);
   }
-  const ctl = control;
-  if (ctl === undefined) return [];
+  return control !== undefined;
+}
+
+function isReady(ctl: Int32Array, w: PoolWorker): boolean {
+  return Atomics.load(ctl, w.slot * SLOT_INTS + READY) === 1 && !w.retired && !w.busy;
+}
+
+/**
+ * The workers ready for jobs with `backend`, starting or replacing them as
+ * needed, for callers that may block. None where blocking is not allowed
+ * (outside Node's worker_threads: a browser main thread).
+ */
+export function readyWorkers(backend: string): PoolWorker[] {
+  if (nodeWorkerThreads() === undefined || !startWorkers(backend)) return [];
+  const ctl = control!;
   const ready: PoolWorker[] = [];
   for (const w of workers) {
     const at = w.slot * SLOT_INTS + READY;
     // Only the first calls wait for start-up; after the deadline, unready workers are skipped.
     const remaining = bootDeadline - Date.now();
     if (Atomics.load(ctl, at) === 0 && remaining > 0) Atomics.wait(ctl, at, 0, remaining);
-    if (Atomics.load(ctl, at) === 1 && !w.retired && !w.busy) ready.push(w);
+    if (isReady(ctl, w)) ready.push(w);
+  }
+  return ready;
+}
+
+/** {@link readyWorkers} for async callers: waits for start-up without blocking (Node and browsers). */
+export async function readyWorkersAsync(backend: string): Promise<PoolWorker[]> {
+  if (!startWorkers(backend)) return [];
+  const ctl = control!;
+  const ready: PoolWorker[] = [];
+  for (const w of [...workers]) {
+    const at = w.slot * SLOT_INTS + READY;
+    const remaining = bootDeadline - Date.now();
+    if (Atomics.load(ctl, at) === 0 && remaining > 0 && !w.retired) {
+      const waited = waitAsync(ctl, at, 0, remaining);
+      if (waited.async) await waited.value;
+    }
+    if (isReady(ctl, w)) ready.push(w);
   }
   return ready;
 }

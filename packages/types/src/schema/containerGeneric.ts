@@ -8,7 +8,7 @@
  * `containerCodegen.ts` does, step for step — the same checks in the same
  * order, the same helpers raising the same errors (code, message, byte
  * offset, type path), the same output bytes and value shapes (keys in field
- * order). Only speed differs. `packages/types/test/containerGeneric.test.ts`
+ * order). Only speed differs. `test/browser/cspFallback.test.ts`
  * holds the two to that on valid and corrupted inputs.
  * @module
  */

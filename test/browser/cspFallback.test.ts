@@ -7,15 +7,15 @@
  * against the normal (generated) instance on the phase0 spec vectors and on
  * random values of every fork's containers, valid and corrupted: same bytes,
  * same roots, same values, and the same errors (code, detail, byte offset,
- * type path).
+ * type path). Runs in Node; the browser half is `browser.test.ts`.
  */
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SszType, toHex } from '@ssztree/types';
 import { FORKS, minimal } from '@ssztree/types/consensus';
-import { arbitrary } from '../../../test/differential/arbitrary.js';
-import { listDirs, readBytes, readRoot, specTestsDir } from '../../../test/spec/specFiles.js';
+import { arbitrary } from '../differential/arbitrary.js';
+import { listDirs, readBytes, readRoot, specTestsDir } from '../spec/specFiles.js';
 
 type Consensus = typeof import('@ssztree/types/consensus');
 let generic: Consensus;

@@ -4,7 +4,7 @@
  * In Node it must choose what the synchronous first use chooses, and switch
  * to a named backend with the same results as the reference.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { getBackend, getHasher, hashInto, HasherError, initHasher, listHashers } from '../src/index.js';
 
 function layer(n: number): Uint8Array {
@@ -36,5 +36,34 @@ describe('initHasher', () => {
 
   it('rejects an unknown name with a HasherError', async () => {
     await expect(initHasher('sha1' as never)).rejects.toBeInstanceOf(HasherError);
+  });
+});
+
+describe('initHasher where synchronous WebAssembly compilation is refused', () => {
+  it('the synchronous load of wasm fails; initHasher("wasm") then compiles it asynchronously and selects it', async () => {
+    const wasm = (globalThis as unknown as { WebAssembly: { Module: unknown } }).WebAssembly;
+    const original = wasm.Module;
+    // What a browser main thread does with a module over its synchronous limit.
+    wasm.Module = function refused() {
+      throw new RangeError('WebAssembly.Compile is disallowed on the main thread, if the buffer size is larger than 4KB.');
+    };
+    try {
+      vi.resetModules();
+      const fresh = await import('../src/index.js');
+      fresh.setHasher('js');
+      const wasmInfo = fresh.listHashers().find((h) => h.name === 'wasm')!;
+      expect(wasmInfo.available).toBe(false);
+      expect(wasmInfo.reason).toContain('disallowed on the main thread');
+      expect(await fresh.initHasher('wasm')).toBe('wasm');
+      expect(fresh.listHashers().find((h) => h.name === 'wasm')!.available).toBe(true);
+      const input = layer(9);
+      const out = new Uint8Array(32 * 9);
+      const expected = new Uint8Array(32 * 9);
+      fresh.hashInto(input, out);
+      fresh.getBackend('noble').hashInto(input, expected);
+      expect(out).toEqual(expected);
+    } finally {
+      wasm.Module = original;
+    }
   });
 });

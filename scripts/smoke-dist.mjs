@@ -37,3 +37,26 @@ for (const dir of ['hasher', 'core', 'types']) {
   }
   console.log(`smoke: ${manifest.name} ok (${Object.keys(esm).length} exports, ESM + CJS)`);
 }
+
+// The built packages bundle for a browser: esbuild with platform `browser`
+// (no `source` condition, so the dist files) fails on any static import of a
+// Node built-in. The pool's Web Workers load dist/hashWorker.js, which must
+// bundle the same way. (test/browser runs the library in Chromium.)
+const { build } = await import('esbuild');
+const root = new URL('..', import.meta.url).pathname;
+for (const entry of ['@ssztree/types', '@ssztree/types/consensus', 'packages/hasher/dist/hashWorker.js']) {
+  const worker = entry.endsWith('.js');
+  const out = await build({
+    // The worker has no exports, only effects: bundle it as an entry of its own.
+    ...(worker ? { entryPoints: [root + entry] } : { stdin: { contents: `export * from ${JSON.stringify(entry)};`, resolveDir: root } }),
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'browser',
+    logLevel: 'silent',
+  });
+  const text = out.outputFiles[0].text;
+  assert.ok(text.length > 10_000, `${entry}: the bundle is not empty`);
+  assert.ok(!/\bfrom\s*["']node:|require\(["']node:/.test(text), `${entry}: the browser bundle reaches no node: module`);
+  console.log(`smoke: ${entry} bundles for the browser (${(text.length / 1024).toFixed(0)} KB)`);
+}

@@ -33,7 +33,7 @@ import {
   type WorkerInit,
 } from './protocol.js';
 import { startWebWorker } from './browserApi.js';
-import { availableCores, nodeWorkerThreads, type NodeWorker } from './nodeApi.js';
+import { availableCores, nodeWorkerThreads, type NodeWorker, type NodeWorkerThreads } from './nodeApi.js';
 
 /** Slots ever handed out (replacements take fresh slots); the pool degrades gracefully past it. */
 const MAX_SLOTS = 256;
@@ -121,37 +121,32 @@ function retire(w: PoolWorker): void {
 }
 
 function spawn(backend: string): PoolWorker | undefined {
-  if (nextSlot >= MAX_SLOTS) return undefined;
-  const threads = nodeWorkerThreads();
-  if (threads === undefined) {
-    if (typeof SharedArrayBuffer === 'undefined') return undefined;
-    control ??= new Int32Array(new SharedArrayBuffer(4 * SLOT_INTS * MAX_SLOTS));
-    const init: WorkerInit = { control: control.buffer as SharedArrayBuffer, slot: nextSlot, backend };
-    const web = startWebWorker(init);
-    if (web === undefined) return undefined;
-    return track(nextSlot++, web);
-  }
+  if (nextSlot >= MAX_SLOTS || typeof SharedArrayBuffer === 'undefined') return undefined;
   control ??= new Int32Array(new SharedArrayBuffer(4 * SLOT_INTS * MAX_SLOTS));
   const slot = nextSlot++;
   const init: WorkerInit = { control: control.buffer as SharedArrayBuffer, slot, backend };
+  const threads = nodeWorkerThreads();
+  // Node's worker_threads, else Web Workers (a cross-origin isolated page), else none.
+  const worker = threads !== undefined ? startNodeWorker(threads, init) : startWebWorker(init);
+  return worker === undefined ? undefined : track(slot, worker);
+}
+
+function startNodeWorker(threads: NodeWorkerThreads, init: WorkerInit): NodeWorker | undefined {
   const here = import.meta.url;
-  let worker: NodeWorker;
   try {
     if (here.endsWith('.ts')) {
       // Running from TypeScript sources (tests, benchmarks under tsx): the
       // worker registers tsx before importing its entry.
       const entry = JSON.stringify(new URL('./worker.ts', here).href);
       const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${entry}); })`;
-      worker = new threads.Worker(boot, { eval: true, workerData: init });
-    } else {
-      // Built package: the worker is its own entry beside the bundle.
-      const entry = new URL(here.endsWith('.cjs') ? './hashWorker.cjs' : './hashWorker.js', here);
-      worker = new threads.Worker(entry, { workerData: init });
+      return new threads.Worker(boot, { eval: true, workerData: init });
     }
+    // Built package: the worker is its own entry beside the bundle.
+    const entry = new URL(here.endsWith('.cjs') ? './hashWorker.cjs' : './hashWorker.js', here);
+    return new threads.Worker(entry, { workerData: init });
   } catch {
     return undefined;
   }
-  return track(slot, worker);
 }
 
 function track(slot: number, worker: NodeWorker): PoolWorker {

@@ -22,7 +22,7 @@ import { FORKS, minimal } from '@ssztree/types/consensus';
 import { arbitrary } from '../differential/arbitrary.js';
 import { listDirs, readBytes, readRoot, specTestsDir } from '../spec/specFiles.js';
 import { chromiumInstalled, CHROMIUM, startBrowser, type BrowserRun } from './harness.js';
-import { layerInput } from './page/entry.js';
+import { layerInput } from './page/layer.js';
 
 interface Case {
   readonly fork: string;

@@ -14,6 +14,7 @@ import { fromHex, SszType, toHex } from '@ssztree/types';
 import { minimal } from '@ssztree/types/consensus';
 import { crashWorkerOnNextJob, LAYER_THRESHOLD } from '../../../packages/hasher/src/parallel/pool.js';
 import { codegenAvailable } from '../../../packages/types/src/schema/containerCodegen.js';
+import { layerInput } from './layer.js';
 
 /** One serialized value sent by the test: a container of `minimal[fork]`. */
 interface Case {
@@ -44,13 +45,6 @@ function runCases(cases: readonly Case[]): CaseResult[] {
     tree.dispose();
     return result;
   });
-}
-
-/** A deterministic layer, the same formula as the test's. */
-export function layerInput(n: number): Uint8Array {
-  const input = new Uint8Array(64 * n);
-  for (let i = 0; i < input.length; i++) input[i] = (i * 131 + (i >>> 9)) & 0xff;
-  return input;
 }
 
 async function poolChecks(): Promise<Record<string, unknown>> {

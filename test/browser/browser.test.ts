@@ -21,7 +21,7 @@ import { fromHex, SszType, toHex } from '@ssztree/types';
 import { FORKS, minimal } from '@ssztree/types/consensus';
 import { arbitrary } from '../differential/arbitrary.js';
 import { listDirs, readBytes, readRoot, specTestsDir } from '../spec/specFiles.js';
-import { chromiumInstalled, CHROMIUM, startBrowser, type BrowserRun } from './harness.js';
+import { chromiumInstalled, CHROMIUM, distBuilt, startBrowser, type BrowserRun } from './harness.js';
 import { layerInput } from './page/layer.js';
 
 interface Case {
@@ -162,5 +162,15 @@ describe.skipIf(!haveChromium && !inCi)('in headless Chromium', () => {
       const got = report[backend] as CaseResult[];
       got.forEach((r, i) => expect(r, `${backend} ${cases[i]!.fork}.${cases[i]!.name}`).toEqual(expected[i]));
     }
+  }, 90_000);
+
+  // CI builds before testing; locally the dist may be absent (then skipped) — build first to run it.
+  it.skipIf(!distBuilt() && !inCi)('the built packages, loaded natively through an import map, give the same roots and pool through dist/hashWorker.js', async () => {
+    if (!distBuilt()) throw new Error('CI=true but the packages are not built (packages/*/dist/index.js)');
+    const report = (await run!.report('dist')) as { initChoice: string; roots: string[]; pooledSame: boolean; jobsByWorkers: number };
+    expect(report.initChoice).toBe('wasm');
+    expect(report.roots).toEqual(expected.map((r) => r.root));
+    expect(report.pooledSame).toBe(true);
+    expect(report.jobsByWorkers).toBe(1);
   }, 90_000);
 });

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
@@ -39,13 +39,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The CSP of the `csp` page: scripts from the page's own origin and WebAssembly, but no eval / new Function. */
 export const STRICT_CSP = "script-src 'self' 'wasm-unsafe-eval'";
 
-/** Bundles the page and the worker into `dir` as `entry.js` and `hashWorker.js`. */
+/** Bundles the page and the worker into `dir` as `entry.js` and `hashWorker.browser.js`. */
 export async function bundle(dir: string): Promise<void> {
   await build({
     entryPoints: {
       entry: join(ROOT, 'test/browser/page/entry.ts'),
       // The pool's worker, beside the page's bundle where `browserApi.ts` looks for it.
-      hashWorker: join(ROOT, 'packages/hasher/src/parallel/worker.ts'),
+      'hashWorker.browser': join(ROOT, 'packages/hasher/src/parallel/worker.ts'),
     },
     outdir: dir,
     bundle: true,
@@ -58,13 +58,48 @@ export async function bundle(dir: string): Promise<void> {
 }
 
 export interface BrowserRun {
-  /** Loads `/?mode=...` (under the strict CSP for `csp`) and returns the page's report. */
+  /** Loads `/?mode=...` (under the strict CSP for `csp`; the built packages for `dist`) and returns the page's report. */
   report(mode: string, query?: string): Promise<unknown>;
   close(): Promise<void>;
 }
 
 function html(): string {
   return '<!doctype html><meta charset="utf-8"><title>ssztree browser test</title><script type="module" src="/entry.js"></script>';
+}
+
+/** The page of mode `dist`: the built packages mapped to their dist files (served under /pkg and /noble). */
+function distHtml(): string {
+  const imports = {
+    '@ssztree/hasher': '/pkg/hasher/dist/index.js',
+    '@ssztree/core': '/pkg/core/dist/index.js',
+    '@ssztree/types': '/pkg/types/dist/index.js',
+    '@ssztree/types/consensus': '/pkg/types/dist/consensus/index.js',
+    '@noble/hashes/': '/noble/',
+  };
+  return `<!doctype html><meta charset="utf-8"><title>ssztree dist test</title><script type="importmap">${JSON.stringify({ imports })}</script><script type="module" src="/dist-page.js"></script>`;
+}
+
+/** Whether the packages are built (mode `dist` serves their dist files). */
+export function distBuilt(): boolean {
+  return ['hasher', 'core', 'types'].every((p) => existsSync(join(ROOT, 'packages', p, 'dist', 'index.js')));
+}
+
+/** A file under one of the served roots, or undefined for anything outside them. */
+function staticFile(pathname: string): string | undefined {
+  const roots: Record<string, string> = {
+    '/pkg/': join(ROOT, 'packages'),
+    '/noble/': join(ROOT, 'node_modules/@noble/hashes'),
+  };
+  for (const [prefix, dir] of Object.entries(roots)) {
+    if (!pathname.startsWith(prefix)) continue;
+    const file = resolve(dir, '.' + decodeURIComponent(pathname.slice(prefix.length - 1)));
+    // Only built files and the one dependency: no way out of those directories.
+    if (!file.startsWith(dir + sep)) return undefined;
+    if (prefix === '/pkg/' && !/^[a-z]+\/dist\//.test(file.slice(dir.length + 1))) return undefined;
+    return existsSync(file) ? file : undefined;
+  }
+  if (pathname === '/dist-page.js') return join(ROOT, 'test/browser/page/dist-page.js');
+  return undefined;
 }
 
 /** Serves the bundle and `cases` (as /cases.json), launches Chromium. */
@@ -90,13 +125,20 @@ export async function startBrowser(cases: unknown): Promise<BrowserRun> {
       };
       if (url.searchParams.get('mode') === 'csp') headers['Content-Security-Policy'] = STRICT_CSP;
       let body: string | Buffer | undefined;
-      if (url.pathname === '/') {
+      const file = staticFile(url.pathname);
+      if (file !== undefined && file.endsWith('.js')) {
+        headers['Content-Type'] = 'text/javascript';
+        body = readFileSync(file);
+      } else if (url.pathname === '/dist.html') {
+        headers['Content-Type'] = 'text/html; charset=utf-8';
+        body = distHtml();
+      } else if (url.pathname === '/') {
         headers['Content-Type'] = 'text/html; charset=utf-8';
         body = html();
       } else if (url.pathname === '/cases.json') {
         headers['Content-Type'] = 'application/json';
         body = casesJson;
-      } else if (url.pathname === '/entry.js' || url.pathname === '/hashWorker.js') {
+      } else if (url.pathname === '/entry.js' || url.pathname === '/hashWorker.browser.js') {
         headers['Content-Type'] = 'text/javascript';
         body = readFileSync(join(dir, url.pathname.slice(1)));
       }
@@ -117,7 +159,7 @@ export async function startBrowser(cases: unknown): Promise<BrowserRun> {
         const errors: string[] = [];
         page.on('pageerror', (e) => errors.push(e.message));
         try {
-          await page.goto(`http://127.0.0.1:${port}/?mode=${mode}${query}`);
+          await page.goto(`http://127.0.0.1:${port}/${mode === 'dist' ? 'dist.html' : ''}?mode=${mode}${query}`);
           const deadline = Date.now() + 60_000;
           for (;;) {
             const state = await page.evaluate(() => {

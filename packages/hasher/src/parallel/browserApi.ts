@@ -3,9 +3,11 @@
  * is cross-origin isolated (so SharedArrayBuffer exists), wrapped in the
  * small worker interface `workers.ts` uses for `worker_threads`.
  *
- * The worker script is the package's `hashWorker.js`, found beside the
- * module that loads this one (`new URL('./hashWorker.js', import.meta.url)`,
- * a pattern bundlers recognise), or wherever {@link configureWorkerUrl} says.
+ * The worker script is the package's `dist/hashWorker.browser.js` (the
+ * worker entry bundled with its dependency into one file that imports
+ * nothing: a module worker does not see the page's import map), found beside
+ * the module that loads this one (`new URL('./hashWorker.browser.js',
+ * import.meta.url)`), or wherever {@link configureWorkerUrl} says.
  *
  * Invariant: a worker that cannot start (bad URL, failed load, blocked by
  * the page's policies) reports `error`, which retires it; nothing here
@@ -33,7 +35,7 @@ let configuredUrl: string | URL | undefined;
 
 /**
  * Where the pool's Web Workers load their script from, for pages whose
- * bundler does not place `hashWorker.js` beside the library's module.
+ * bundler does not place `hashWorker.browser.js` beside the library's module.
  * `undefined` restores the default. Running workers keep their script; new
  * ones (after `configureThreads`) use this.
  */
@@ -51,7 +53,7 @@ export function startWebWorker(init: WorkerInit): NodeWorker | undefined {
   if (!webWorkersAvailable()) return undefined;
   let worker: WebWorker;
   try {
-    worker = new g.Worker!(configuredUrl ?? new URL('./hashWorker.js', import.meta.url), { type: 'module', name: `ssztree-hash-${init.slot}` });
+    worker = new g.Worker!(configuredUrl ?? new URL('./hashWorker.browser.js', import.meta.url), { type: 'module', name: `ssztree-hash-${init.slot}` });
     worker.postMessage({ init });
   } catch {
     return undefined;

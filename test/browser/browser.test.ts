@@ -113,8 +113,8 @@ describe.skipIf(!haveChromium && !inCi)('in headless Chromium', () => {
       const hashers = report.hashers as { name: string; available: boolean; reason?: string }[];
       expect(hashers.find((h) => h.name === 'hashtree')).toMatchObject({ available: false, reason: expect.stringContaining('process.getBuiltinModule') });
       expect(hashers.find((h) => h.name === 'js')!.available).toBe(true);
-      // Chromium 156 compiles the 45 KB module synchronously on the main thread (older engines
-      // refused anything over 4 KB); either way the synchronous choice is the first that loaded.
+      // Chromium 156 compiles the 45 KB module synchronously on the main thread; an engine with a
+      // lower limit would refuse it. Either way the synchronous choice is the first that loaded.
       const wasmSync = hashers.find((h) => h.name === 'wasm')!.available;
       expect(report.firstChoice).toBe(wasmSync ? 'wasm' : 'js');
       expect(report.initChoice).toBe('wasm');

@@ -3,8 +3,8 @@
  * held here. Chosen on first use (`selection.ts`): `SSZTREE_HASHER` if set and
  * available, else the fastest backend that loads and passes the self-check.
  *
- * A browser main thread refuses to compile WebAssembly modules over 4 KB
- * synchronously, so there the synchronous first-use choice falls back to
+ * A browser main thread may refuse to compile large WebAssembly modules
+ * synchronously, and then the synchronous first-use choice falls back to
  * `js`; {@link initHasher} (awaited once at start-up) compiles the wasm
  * backend asynchronously and switches to it.
  * @module

@@ -9,6 +9,7 @@ export type { HasherBackend, HasherName } from './backend.js';
 export { HasherError, type HasherErrorCode } from './errors.js';
 export { digest64, hashInto, hashIntoAsync, hashPair, hashPairInto } from './hash.js';
 export { configureThreads, defaultThreadCount, poolStats, threadCount, type PoolStats } from './parallel/pool.js';
+export { configureWorkerUrl } from './parallel/browserApi.js';
 export { depthForLimit, merkleize, mixInLength } from './merkleize.js';
-export { getBackend, getHasher, hasherNotice, listHashers, setHasher, type HasherInfo } from './registry.js';
+export { getBackend, getHasher, hasherNotice, initHasher, listHashers, setHasher, type HasherInfo } from './registry.js';
 export { MAX_DEPTH, zeroHash, zeroHashInto } from './zeroHashes.js';

@@ -2,13 +2,18 @@
  * The active backend: every hashing call of this package goes through the one
  * held here. Chosen on first use (`selection.ts`): `SSZTREE_HASHER` if set and
  * available, else the fastest backend that loads and passes the self-check.
+ *
+ * A browser main thread may refuse to compile large WebAssembly modules
+ * synchronously, and then the synchronous first-use choice falls back to
+ * `js`; {@link initHasher} (awaited once at start-up) compiles the wasm
+ * backend asynchronously and switches to it.
  * @module
  */
 import type { HasherBackend, HasherName } from './backend.js';
 import { createHashtreeBackend } from './backends/hashtree.js';
 import { createJsBackend } from './backends/js.js';
 import { createNobleBackend } from './backends/noble.js';
-import { createWasmBackend } from './backends/wasm.js';
+import { createWasmBackend, createWasmBackendAsync } from './backends/wasm.js';
 import { HasherError } from './errors.js';
 import { loadChecked, selectBackend, type BackendFactory } from './selection.js';
 
@@ -44,6 +49,33 @@ function load(name: HasherName): HasherBackend | HasherError {
   return outcome;
 }
 
+/** Names whose asynchronous load was already tried (so a failure is not retried on every call). */
+const triedAsync = new Set<HasherName>();
+
+/**
+ * Like {@link load}, but compiles WebAssembly asynchronously, which a browser
+ * main thread allows for modules of any size. A synchronous load that failed
+ * earlier (compilation refused) is retried this way once.
+ */
+async function loadAsync(name: HasherName): Promise<HasherBackend | HasherError> {
+  const prior = loaded.get(name);
+  if (name !== 'wasm' || triedAsync.has(name) || (prior !== undefined && !(prior instanceof HasherError))) return load(name);
+  triedAsync.add(name);
+  let made: HasherBackend | undefined;
+  let failure: unknown;
+  try {
+    made = await createWasmBackendAsync();
+  } catch (cause) {
+    failure = cause;
+  }
+  const outcome = loadChecked(name, () => {
+    if (made === undefined) throw failure;
+    return made;
+  }, reference);
+  loaded.set(name, outcome);
+  return outcome;
+}
+
 function requireName(name: string): HasherName {
   if (!(PREFERENCE as readonly string[]).includes(name)) {
     throw new HasherError('UNKNOWN_HASHER', `unknown hasher "${name}"; expected one of ${PREFERENCE.join(', ')}`);
@@ -71,6 +103,35 @@ export function setHasher(name: HasherName): void {
   if (outcome instanceof HasherError) throw outcome;
   active = outcome;
   notice = undefined;
+}
+
+/**
+ * Chooses the backend as first use would, but may await the loading:
+ * WebAssembly is compiled asynchronously, so on a browser main thread this
+ * selects `wasm` where the synchronous choice could only have `js`. With
+ * `name`, switches to that backend (throws `HasherError` if unavailable).
+ * Hashing works before and during the await (with the synchronous choice);
+ * resolves to the backend now active.
+ */
+export async function initHasher(name?: HasherName): Promise<HasherName> {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  if (name !== undefined) {
+    const outcome = await loadAsync(requireName(name));
+    if (outcome instanceof HasherError) throw outcome;
+    active = outcome;
+    notice = undefined;
+    return outcome.name;
+  }
+  const override = env?.SSZTREE_HASHER;
+  if (override !== undefined && (PREFERENCE as readonly string[]).includes(override)) await loadAsync(override as HasherName);
+  // Load in preference order up to the first that works; selectBackend then reads the outcomes.
+  for (const candidate of PREFERENCE) {
+    if (!((await loadAsync(candidate)) instanceof HasherError)) break;
+  }
+  const selection = selectBackend(PREFERENCE, load, override);
+  active = selection.backend;
+  notice = selection.notice;
+  return active.name;
 }
 
 /** The name of the active backend. */

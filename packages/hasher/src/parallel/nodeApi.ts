@@ -1,9 +1,11 @@
 /**
  * The few Node.js APIs the pool needs, reached through
  * `process.getBuiltinModule` so nothing Node-specific is imported statically
- * and the package still loads in browsers (where the pool is simply off).
+ * and the package still loads in browsers (where the pool uses Web Workers
+ * instead: `browserApi.ts`).
  * @module
  */
+import { browserCores } from './browserApi.js';
 
 export interface NodeWorker {
   postMessage(message: unknown): void;
@@ -34,8 +36,8 @@ export function nodeWorkerThreads(): NodeWorkerThreads | undefined {
   return threads?.isMainThread === true ? threads : undefined;
 }
 
-/** `os.availableParallelism()`, or 1 where it cannot be known. */
+/** `os.availableParallelism()` (`navigator.hardwareConcurrency` in browsers), or 1 where it cannot be known. */
 export function availableCores(): number {
   const os = builtin<{ availableParallelism?: () => number; cpus(): unknown[] }>('os');
-  return os?.availableParallelism?.() ?? os?.cpus().length ?? 1;
+  return os?.availableParallelism?.() ?? os?.cpus().length ?? browserCores() ?? 1;
 }

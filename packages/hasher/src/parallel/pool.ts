@@ -3,7 +3,9 @@
  * large layers (and whole subtrees, for merkleize) while the main thread
  * hashes its own share. Synchronous callers stay synchronous — workers are
  * woken and awaited with `Atomics` — and an async variant awaits with
- * `Atomics.waitAsync` for callers that must not block.
+ * `Atomics.waitAsync` for callers that must not block. In a browser the
+ * workers are Web Workers and only the async variant uses them (a browser
+ * main thread may not block; see `workers.ts` and docs/BROWSER.md).
  *
  * Invariants:
  * - Only the main thread writes the caller's output. Workers hash copies of
@@ -18,7 +20,7 @@
  */
 import type { HasherBackend } from '../backend.js';
 import { FOLD, LAYER } from './protocol.js';
-import { collect, collectAsync, dispatch, readyWorkers, type PoolWorker } from './workers.js';
+import { collect, collectAsync, dispatch, readyWorkers, readyWorkersAsync, type PoolWorker } from './workers.js';
 
 /**
  * Layers below this many messages stay on the main thread: waking a worker,
@@ -53,7 +55,10 @@ interface Plan {
 
 function plan(backend: HasherBackend, n: number, minimum: number): Plan | undefined {
   if (n < minimum) return undefined;
-  const ws = readyWorkers(backend.name);
+  return planFor(readyWorkers(backend.name), n);
+}
+
+function planFor(ws: PoolWorker[], n: number): Plan | undefined {
   if (ws.length === 0) return undefined;
   const mainCount = mainShare(n, ws.length);
   return { workers: ws, mainCount, perWorker: (n - mainCount) / ws.length };
@@ -74,7 +79,9 @@ export function parallelHashInto(backend: HasherBackend, input: Uint8Array, outp
 
 /** The async variant of {@link parallelHashInto}: the main thread's share runs first, then it awaits the workers. */
 export async function parallelHashIntoAsync(backend: HasherBackend, input: Uint8Array, output: Uint8Array): Promise<boolean> {
-  const p = plan(backend, output.length >>> 5, LAYER_THRESHOLD);
+  const n = output.length >>> 5;
+  // Re-checked after the await: a concurrent call may have taken a worker meanwhile.
+  const p = n < LAYER_THRESHOLD ? undefined : planFor((await readyWorkersAsync(backend.name)).filter((w) => !w.busy && !w.retired), n);
   if (p === undefined) return false;
   const timeout = startLayer(backend, p, input, output);
   for (let i = 0; i < p.workers.length; i++) {

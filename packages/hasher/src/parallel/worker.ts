@@ -2,6 +2,8 @@
  * A hashing worker thread: loads the same backend as the main thread, then
  * sleeps on its control slot and runs the jobs it is given (see
  * `protocol.ts`). It never touches memory other than its own staging buffers.
+ * The same entry serves as a browser Web Worker (`browserWorker.ts`) where
+ * there is no Node `process`.
  * @module
  */
 import type { HasherBackend, HasherName } from '../backend.js';
@@ -9,14 +11,10 @@ import { createHashtreeBackend } from '../backends/hashtree.js';
 import { createJsBackend } from '../backends/js.js';
 import { createNobleBackend } from '../backends/noble.js';
 import { createWasmBackend } from '../backends/wasm.js';
+import { runBrowserWorker } from './browserWorker.js';
+import { runJob } from './job.js';
 import {
-  COUNT,
   CRASH_ON_NEXT_JOB,
-  DONE,
-  FOLD,
-  HEIGHT,
-  KIND,
-  LAYER,
   READY,
   RUNNING,
   SHUTDOWN,
@@ -75,23 +73,9 @@ function main(): void {
       output = new Uint8Array(received.message.output);
     }
 
-    const kind = Atomics.load(ctl, base + KIND);
-    const count = Atomics.load(ctl, base + COUNT);
-    if (kind === LAYER) {
-      backend.hashInto(input.subarray(0, 64 * count), output.subarray(0, 32 * count));
-    } else if (kind === FOLD) {
-      const height = Atomics.load(ctl, base + HEIGHT);
-      let n = count << height; // nodes in the current level, all subtrees together
-      for (let level = 0; level < height; level++, n >>>= 1) {
-        backend.hashInto(input.subarray(0, 32 * n), input.subarray(0, 16 * n));
-      }
-      output.set(input.subarray(0, 32 * count));
-    }
-    // Publish, unless the main thread gave up on this job meanwhile.
-    if (Atomics.compareExchange(ctl, base + STATE, RUNNING, DONE) === RUNNING) {
-      Atomics.notify(ctl, base + STATE);
-    }
+    runJob(ctl, base, backend, input, output);
   }
 }
 
-main();
+if (typeof (globalThis as { process?: { getBuiltinModule?: unknown } }).process?.getBuiltinModule === 'function') main();
+else runBrowserWorker(FACTORIES);

@@ -11,6 +11,9 @@
  * - A worker with a job in flight is `busy` and never handed another, even
  *   when the main thread's own share calls back into the pool.
  * - Workers are unref'd: the pool never keeps a process alive.
+ * - In a browser the workers are Web Workers (`browserApi.ts`) and only the
+ *   async path uses them: a browser main thread may not block in
+ *   `Atomics.wait`, so synchronous callers there stay single-threaded.
  * @module
  */
 import { HasherError } from '../errors.js';
@@ -29,7 +32,8 @@ import {
   type StagingMessage,
   type WorkerInit,
 } from './protocol.js';
-import { availableCores, nodeWorkerThreads, type NodeWorker } from './nodeApi.js';
+import { startWebWorker } from './browserApi.js';
+import { availableCores, nodeWorkerThreads, type NodeWorker, type NodeWorkerThreads } from './nodeApi.js';
 
 /** Slots ever handed out (replacements take fresh slots); the pool degrades gracefully past it. */
 const MAX_SLOTS = 256;
@@ -111,32 +115,41 @@ function retire(w: PoolWorker): void {
   const ctl = control!;
   Atomics.store(ctl, w.slot * SLOT_INTS + STATE, SHUTDOWN);
   Atomics.notify(ctl, w.slot * SLOT_INTS + STATE);
+  // Wakes an async wait for this worker's start-up: it will never come.
+  Atomics.notify(ctl, w.slot * SLOT_INTS + READY);
   void w.worker.terminate().catch(() => undefined);
 }
 
 function spawn(backend: string): PoolWorker | undefined {
-  const threads = nodeWorkerThreads();
-  if (threads === undefined || nextSlot >= MAX_SLOTS) return undefined;
+  if (nextSlot >= MAX_SLOTS || typeof SharedArrayBuffer === 'undefined') return undefined;
   control ??= new Int32Array(new SharedArrayBuffer(4 * SLOT_INTS * MAX_SLOTS));
   const slot = nextSlot++;
   const init: WorkerInit = { control: control.buffer as SharedArrayBuffer, slot, backend };
+  const threads = nodeWorkerThreads();
+  // Node's worker_threads, else Web Workers (a cross-origin isolated page), else none.
+  const worker = threads !== undefined ? startNodeWorker(threads, init) : startWebWorker(init);
+  return worker === undefined ? undefined : track(slot, worker);
+}
+
+function startNodeWorker(threads: NodeWorkerThreads, init: WorkerInit): NodeWorker | undefined {
   const here = import.meta.url;
-  let worker: NodeWorker;
   try {
     if (here.endsWith('.ts')) {
       // Running from TypeScript sources (tests, benchmarks under tsx): the
       // worker registers tsx before importing its entry.
       const entry = JSON.stringify(new URL('./worker.ts', here).href);
       const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${entry}); })`;
-      worker = new threads.Worker(boot, { eval: true, workerData: init });
-    } else {
-      // Built package: the worker is its own entry beside the bundle.
-      const entry = new URL(here.endsWith('.cjs') ? './hashWorker.cjs' : './hashWorker.js', here);
-      worker = new threads.Worker(entry, { workerData: init });
+      return new threads.Worker(boot, { eval: true, workerData: init });
     }
+    // Built package: the worker is its own entry beside the bundle.
+    const entry = new URL(here.endsWith('.cjs') ? './hashWorker.cjs' : './hashWorker.js', here);
+    return new threads.Worker(entry, { workerData: init });
   } catch {
     return undefined;
   }
+}
+
+function track(slot: number, worker: NodeWorker): PoolWorker {
   const w: PoolWorker = { slot, worker, retired: false, busy: false, gen: 0, input: new Uint8Array(0), output: new Uint8Array(0) };
   worker.unref();
   worker.on('error', () => retire(w));
@@ -144,10 +157,10 @@ function spawn(backend: string): PoolWorker | undefined {
   return w;
 }
 
-/** The workers ready for jobs with `backend`, starting or replacing them as needed. */
-export function readyWorkers(backend: string): PoolWorker[] {
+/** Starts or replaces workers up to the configured count; false when the pool is off. */
+function startWorkers(backend: string): boolean {
   const wanted = threadCount();
-  if (wanted === 0) return [];
+  if (wanted === 0) return false;
   if (poolBackend !== backend) {
     shutdownPool();
     poolBackend = backend;
@@ -159,15 +172,45 @@ export function readyWorkers(backend: string): PoolWorker[] {
     if (w === undefined) break;
     workers.push(w);
   }
-  const ctl = control;
-  if (ctl === undefined) return [];
+  return control !== undefined;
+}
+
+function isReady(ctl: Int32Array, w: PoolWorker): boolean {
+  return Atomics.load(ctl, w.slot * SLOT_INTS + READY) === 1 && !w.retired && !w.busy;
+}
+
+/**
+ * The workers ready for jobs with `backend`, starting or replacing them as
+ * needed, for callers that may block. None where blocking is not allowed
+ * (outside Node's worker_threads: a browser main thread).
+ */
+export function readyWorkers(backend: string): PoolWorker[] {
+  if (nodeWorkerThreads() === undefined || !startWorkers(backend)) return [];
+  const ctl = control!;
   const ready: PoolWorker[] = [];
   for (const w of workers) {
     const at = w.slot * SLOT_INTS + READY;
     // Only the first calls wait for start-up; after the deadline, unready workers are skipped.
     const remaining = bootDeadline - Date.now();
     if (Atomics.load(ctl, at) === 0 && remaining > 0) Atomics.wait(ctl, at, 0, remaining);
-    if (Atomics.load(ctl, at) === 1 && !w.retired && !w.busy) ready.push(w);
+    if (isReady(ctl, w)) ready.push(w);
+  }
+  return ready;
+}
+
+/** {@link readyWorkers} for async callers: waits for start-up without blocking (Node and browsers). */
+export async function readyWorkersAsync(backend: string): Promise<PoolWorker[]> {
+  if (!startWorkers(backend)) return [];
+  const ctl = control!;
+  const ready: PoolWorker[] = [];
+  for (const w of [...workers]) {
+    const at = w.slot * SLOT_INTS + READY;
+    const remaining = bootDeadline - Date.now();
+    if (Atomics.load(ctl, at) === 0 && remaining > 0 && !w.retired) {
+      const waited = waitAsync(ctl, at, 0, remaining);
+      if (waited.async) await waited.value;
+    }
+    if (isReady(ctl, w)) ready.push(w);
   }
   return ready;
 }

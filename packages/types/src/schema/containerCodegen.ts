@@ -13,10 +13,16 @@
  * names embedded through JSON.stringify; field types are passed in as
  * closure values, never as text. Behaviour matches the generic codec byte
  * for byte (the spec tests run through these functions).
+ *
+ * Where code generation is refused (a Content-Security-Policy without
+ * `'unsafe-eval'`, which makes `new Function` throw), or switched off with
+ * the environment variable `SSZTREE_NO_CODEGEN=1`, every container gets the
+ * closure-based codec of `containerGeneric.ts` instead: same behaviour and
+ * errors, slower. The probe runs once, on the first container defined.
  * @module
  */
-import { SszError, withPath } from '../errors.js';
 import type { SszType } from '../type.js';
+import { codecHelpers as helpers, genericCodec } from './containerGeneric.js';
 
 export interface CodegenField {
   readonly name: string;
@@ -34,27 +40,43 @@ export type EncodeFn = (value: Record<string, unknown>, out: Uint8Array, dv: Dat
 /** Writes the chunks of basic and one-chunk fields of `count` values into rows of `stride` bytes. */
 export type FillFn = (values: readonly unknown[], first: number, count: number, buf: Uint8Array, dv: DataView, stride: number) => void;
 
-const helpers = {
-  withPath,
-  wrongSize(start: number, end: number, size: number): never {
-    const short = end - start < size;
-    throw new SszError(short ? 'SHORT_INPUT' : 'TRAILING_BYTES', `expected ${size} bytes, got ${end - start}`, short ? end : start + size);
-  },
-  shortFixedPart(start: number, end: number, size: number): never {
-    throw new SszError('SHORT_INPUT', `${end - start} bytes cannot hold the fixed part of ${size}`, end);
-  },
-  badOffset(segment: string, at: number, offset: number, previous: number, first: boolean, size: number): never {
-    const why = first ? `is not the fixed part's end ${previous}` : offset < previous ? `is below the previous offset ${previous}` : `is past the end ${size}`;
-    throw withPath(new SszError('BAD_OFFSET', `offset ${offset} ${why}`, at), segment);
-  },
-  notObject(value: unknown, offset: number): never {
-    throw new SszError('INVALID_VALUE', `expected an object, got ${value === null ? 'null' : typeof value}`, offset);
-  },
-};
-
 const key = (name: string) => `[${JSON.stringify(name)}]`;
 
-export function generateCodec(fields: readonly CodegenField[], fixedPartSize: number, fixedSize: number | null) {
+let codegenAllowed: boolean | undefined;
+
+/** Whether containers get generated codecs here: probed once (see the module comment). */
+export function codegenAvailable(): boolean {
+  if (codegenAllowed === undefined) {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    if (env?.SSZTREE_NO_CODEGEN === '1') codegenAllowed = false;
+    else {
+      try {
+        // eslint-disable-next-line @typescript-eslint/no-implied-eval -- a constant probe
+        codegenAllowed = (new Function('return 1') as () => number)() === 1;
+      } catch {
+        codegenAllowed = false;
+      }
+    }
+  }
+  return codegenAllowed;
+}
+
+export interface ContainerCodec {
+  readonly decode: DecodeFn;
+  readonly encode: EncodeFn;
+  readonly fill: FillFn;
+  /** True for generated code, false for the closure-based fallback. */
+  readonly generated: boolean;
+}
+
+/** The codec for one container: generated where allowed, closure-based otherwise. */
+export function generateCodec(fields: readonly CodegenField[], fixedPartSize: number, fixedSize: number | null): ContainerCodec {
+  if (!codegenAvailable()) return { ...genericCodec(fields, fixedPartSize, fixedSize), generated: false };
+  return { ...generatedCodec(fields, fixedPartSize, fixedSize), generated: true };
+}
+
+/** The generated codec (throws where `new Function` is refused). */
+export function generatedCodec(fields: readonly CodegenField[], fixedPartSize: number, fixedSize: number | null) {
   const types = fields.map((f) => f.type);
   const segments = fields.map((f) => f.segment);
   const vars = fields.map((f, i) => ({ f, i })).filter(({ f }) => f.fixedSize === null);

@@ -131,7 +131,7 @@ export async function verifyProofCommand(ctx: Context): Promise<number> {
     }
   }
   const ok = verifyProof(root, proof);
-  const what = `${gindices.length} leaf${gindices.length === 1 ? '' : 'ves'} against root ${hex(root)}`;
+  const what = `${gindices.length} ${gindices.length === 1 ? 'leaf' : 'leaves'} against root ${hex(root)}`;
   ctx.io.writeOut(ok ? `valid: proof of ${what}\n` : `invalid: the proof does not reach root ${hex(root)}\n`);
   return ok ? EXIT_OK : EXIT_NO;
 }

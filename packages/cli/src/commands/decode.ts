@@ -15,7 +15,7 @@ export async function decodeCommand(ctx: Context): Promise<number> {
   const type = typeArg(ctx, typeName);
   const { value, progress } = await loadValue(type, file, ctx.io, ctx.input);
   const json = type.type.toJson(value);
-  const text = flags.has('yaml') ? stringify(json) : `${JSON.stringify(json, null, 2)}\n`;
+  const text = flags.has('yaml') ? stringify(json, { lineWidth: 0 }) : `${JSON.stringify(json, null, 2)}\n`;
   progress.clear();
   ctx.io.writeOut(text);
   return EXIT_OK;

@@ -20,9 +20,8 @@ import {
   type PathSegment,
   type SszType,
 } from '@ssztree/types';
+import type { Tree } from './tree.js';
 
-/** A committed tree of `@ssztree/core`, as the schemas hand it out (no direct dependency on core). */
-type Tree = ReturnType<SszType<unknown>['toTree']>;
 
 /** Longer JSON values are cut to this many characters in the report. */
 const MAX_SHOWN = 100;

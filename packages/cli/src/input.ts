@@ -33,11 +33,14 @@ export interface InputOptions {
 }
 
 export interface LoadedValue {
+  /** The decoded value; undefined when SSZ input was loaded with `decode: false` (bytes only). */
   readonly value: unknown;
   readonly format: InputFormat;
   /** How the input is named in messages. */
   readonly source: string;
   readonly progress: Progress;
+  /** The SSZ bytes, when the input was (snappy) SSZ: trees are built straight from them. */
+  readonly bytes: Uint8Array | null;
 }
 
 const READ_CHUNK = 4 * 1024 * 1024;
@@ -158,18 +161,30 @@ function unwrapEnvelope(json: unknown, type: NamedType): unknown {
   return json;
 }
 
-/** Reads `path` and decodes it as a value of `type`. */
-export async function loadValue(type: NamedType, path: string, io: CliIo, options: InputOptions): Promise<LoadedValue> {
+/** What the byte offsets in errors count, for an input of `format`. */
+export function offsetNote(format: InputFormat): string {
+  return format === 'ssz_snappy' ? ' of the decompressed SSZ' : '';
+}
+
+/**
+ * Reads `path` and decodes it as a value of `type`. With `decode` false,
+ * SSZ input is only read (and decompressed): whoever uses the bytes
+ * validates them (`deserializeToView` does).
+ */
+export async function loadValue(type: NamedType, path: string, io: CliIo, options: InputOptions, decode = true): Promise<LoadedValue> {
   const source = path === '-' ? 'stdin' : path;
   const { data, progress } = await readInput(path, io, options.progress);
   const format = detectFormat(path, data, options.format);
   try {
     let value: unknown;
+    let bytes: Uint8Array | null = null;
     if (format === 'ssz' || format === 'ssz_snappy') {
-      const bytes = sszBytes(data, format, source, progress);
-      const note = format === 'ssz_snappy' ? ' of the decompressed SSZ' : '';
+      bytes = sszBytes(data, format, source, progress);
+      const note = offsetNote(format);
       try {
-        value = progress.phase(`decoding ${source}`, () => type.type.deserialize(bytes));
+        const ssz = bytes;
+        if (!decode) return { value: undefined, format, source, progress, bytes };
+        value = progress.phase(`decoding ${source}`, () => type.type.deserialize(ssz));
       } catch (e) {
         if (e instanceof SszError) throw new CliError(describeSszError(e, source, note));
         throw e;
@@ -193,7 +208,7 @@ export async function loadValue(type: NamedType, path: string, io: CliIo, option
         throw e;
       }
     }
-    return { value, format, source, progress };
+    return { value, format, source, progress, bytes };
   } finally {
     progress.clear();
   }

@@ -215,6 +215,14 @@ describe('errors: one line, type path and byte offset, exit 2', () => {
     expect(r2.err).toMatch(new RegExp(`^ssztree: .* \\(BAD_BITS\\) at BeaconState\\.current_epoch_attestations\\[${k}\\]\\.aggregation_bits, byte offset ${bytes.length - 1} of the decompressed SSZ\n$`));
   });
 
+  it('proof reads SSZ through the tree path: a corrupt file still fails with one line, path and offset', async () => {
+    const bytes = readBytes(join(caseDir('BeaconState'), 'serialized.ssz')).slice();
+    bytes[bytes.length - 1] = 0;
+    const r = await run(['proof', T, tmp.write('bits.ssz', bytes), 'slot', ...M]);
+    expect([r.code, r.out]).toEqual([2, '']);
+    expect(r.err).toMatch(/^ssztree: .*bits\.ssz: .* \(BAD_BITS\) at BeaconState\.current_epoch_attestations\[\d+\]\.aggregation_bits, byte offset \d+\n$/);
+  });
+
   it('snappy with a bad checksum', async () => {
     const bytes = readBytes(join(caseDir('Validator'), 'serialized.ssz'));
     const framed = encodeFramed(bytes);

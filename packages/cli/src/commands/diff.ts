@@ -8,6 +8,7 @@ import { EXIT_NO, EXIT_OK, UsageError } from '../errors.js';
 import { type Context, positionals, typeArg } from '../context.js';
 import { TreeDiff } from '../diff.js';
 import { loadValue } from '../input.js';
+import { buildTree } from '../tree.js';
 
 export async function diffCommand(ctx: Context): Promise<number> {
   const [typeName, fileA, fileB] = positionals(ctx, ['<Type>', '<a>', '<b>']) as [string, string, string];
@@ -17,8 +18,8 @@ export async function diffCommand(ctx: Context): Promise<number> {
   const type = typeArg(ctx, typeName);
   const a = await loadValue(type, fileA, ctx.io, ctx.input);
   const b = await loadValue(type, fileB, ctx.io, ctx.input);
-  const treeA = a.progress.phase('building tree a', () => type.type.toTree(a.value));
-  const treeB = b.progress.phase('building tree b', () => type.type.toTree(b.value));
+  const treeA = buildTree(type.type, a, a.source);
+  const treeB = buildTree(type.type, b, b.source);
   try {
     const lines = new TreeDiff(type.type, treeA, treeB, Number(limitArg)).run(a.value, b.value);
     a.progress.clear();

@@ -17,6 +17,7 @@ import { SszError, fromHex, verifyProof, type Path, type PathSegment, type ViewP
 import { CliError, EXIT_NO, EXIT_OK, UsageError, describeSszError } from '../errors.js';
 import { type Context, hex, positionals, typeArg } from '../context.js';
 import { loadValue, parseJson, readInput } from '../input.js';
+import { buildTree } from '../tree.js';
 import { resolveType, parsePreset } from '../registry.js';
 
 /**
@@ -39,8 +40,9 @@ export async function proofCommand(ctx: Context): Promise<number> {
   const paths = parsePaths(words);
   // Bad paths fail before the (possibly large) file is read.
   for (const p of paths) mapSszError(() => type.type.gindexOf(p), '');
-  const { value, source, progress } = await loadValue(type, file, ctx.io, ctx.input);
-  const tree = progress.phase('building the tree', () => type.type.toTree(value));
+  const input = await loadValue(type, file, ctx.io, ctx.input, false);
+  const { source, progress } = input;
+  const tree = buildTree(type.type, input, source);
   try {
     const proof = progress.phase('proving', () => mapSszError(() => type.type.createProof(tree, paths), source));
     progress.clear();

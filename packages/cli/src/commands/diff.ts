@@ -21,7 +21,7 @@ export async function diffCommand(ctx: Context): Promise<number> {
   const treeA = buildTree(type.type, a, a.source);
   const treeB = buildTree(type.type, b, b.source);
   try {
-    const lines = new TreeDiff(type.type, treeA, treeB, Number(limitArg)).run(a.value, b.value);
+    const lines = b.progress.phase('comparing', () => new TreeDiff(type.type, treeA, treeB, Number(limitArg)).run(a.value, b.value));
     a.progress.clear();
     b.progress.clear();
     if (lines.length > 0) ctx.io.writeOut(lines.map((l) => `${l}\n`).join(''));

@@ -57,7 +57,9 @@ export async function proofCommand(ctx: Context): Promise<number> {
       leaves: (single ? [proof.leaf] : proof.leaves).map(hex),
       witnesses: (single ? proof.branch : proof.proof).map(hex),
     };
-    ctx.io.writeOut(`${JSON.stringify(out, null, 2)}\n`);
+    // One path per line: indented, arrays of segments read badly.
+    const text = JSON.stringify({ ...out, paths: paths.map((_, i) => `@path${i}`) }, null, 2).replace(/"@path(\d+)"/g, (_, i: string) => JSON.stringify(paths[Number(i)]));
+    ctx.io.writeOut(`${text}\n`);
     return EXIT_OK;
   } finally {
     tree.dispose();

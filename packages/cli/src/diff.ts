@@ -6,8 +6,11 @@
  * trees only where hashes differ, and report differing indices (the first
  * `limit` per sequence in detail, then a count).
  *
+ * Values shown come from the trees too (only at differing leaves), so no
+ * decoded copy of either input is needed.
+ *
  * Invariant: a path is reported iff the values differ there; equal roots
- * report nothing. Trees are read only (`getChunk`), never changed.
+ * report nothing. Trees are read only (`getChunk`, `getNode`), never changed.
  * @module
  */
 import {
@@ -41,6 +44,12 @@ export function formatPath(path: readonly PathSegment[]): string {
   return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }
 
+function leUint(chunk: Uint8Array): number {
+  let n = 0;
+  for (let i = 7; i >= 0; i--) n = n * 256 + (chunk[i] as number);
+  return n;
+}
+
 function show(type: SszType<unknown>, value: unknown): string {
   const json = JSON.stringify(type.toJson(value));
   return json.length > MAX_SHOWN ? `${json.slice(0, MAX_SHOWN - 3)}...` : json;
@@ -62,9 +71,9 @@ export class TreeDiff {
     private readonly limit: number,
   ) {}
 
-  /** Diffs the whole values; returns the report lines (empty when equal). */
-  run(valueA: unknown, valueB: unknown): string[] {
-    this.visit(this.root, [], 1n, valueA, valueB);
+  /** Diffs the whole trees; returns the report lines (empty when equal). */
+  run(): string[] {
+    this.visit(this.root, [], 1n);
     return this.lines;
   }
 
@@ -72,33 +81,43 @@ export class TreeDiff {
     return sameBytes(this.a.getChunk(g), this.b.getChunk(g));
   }
 
-  private visit(type: SszType<unknown>, path: PathSegment[], g: bigint, va: unknown, vb: unknown): void {
+  /** The value of `type` at gindex `g` of `tree`. */
+  private valueAt(tree: Tree, type: SszType<unknown>, g: bigint): unknown {
+    return type.fromTree(tree.getNode(g), tree.store);
+  }
+
+  private visit(type: SszType<unknown>, path: PathSegment[], g: bigint): void {
     if (this.same(g)) return;
     if (type instanceof ContainerType) {
       const fields = type.fields as Record<string, SszType<unknown>>;
-      const a = va as Record<string, unknown>;
-      const b = vb as Record<string, unknown>;
       for (const name of Object.keys(fields)) {
         const sub = [...path, name];
-        this.visit(fields[name] as SszType<unknown>, sub, this.root.gindexOf(sub), a[name], b[name]);
+        this.visit(fields[name] as SszType<unknown>, sub, this.root.gindexOf(sub));
       }
       return;
     }
     if (type instanceof ListCompositeType || type instanceof VectorCompositeType || type instanceof ListBasicType || type instanceof VectorBasicType) {
-      this.sequence(type as Sequence, path, g, va as ArrayLike<unknown>, vb as ArrayLike<unknown>);
+      this.sequence(type as Sequence, path, g);
       return;
     }
-    this.lines.push(`${formatPath(path)}: ${show(type, va)} -> ${show(type, vb)}`);
+    this.lines.push(`${formatPath(path)}: ${show(type, this.valueAt(this.a, type, g))} -> ${show(type, this.valueAt(this.b, type, g))}`);
   }
 
-  private sequence(type: Sequence, path: PathSegment[], g: bigint, va: ArrayLike<unknown>, vb: ArrayLike<unknown>): void {
+  private sequence(type: Sequence, path: PathSegment[], g: bigint): void {
     const isList = type instanceof ListCompositeType || type instanceof ListBasicType;
-    const n = Math.min(va.length, vb.length);
+    let lenA: number;
+    let lenB: number;
+    if (isList) {
+      // A list's length is the right child of its root.
+      lenA = leUint(this.a.getChunk(2n * g + 1n));
+      lenB = leUint(this.b.getChunk(2n * g + 1n));
+    } else lenA = lenB = (type as VectorCompositeType<unknown>).length;
+    const n = Math.min(lenA, lenB);
     const where = formatPath(path);
-    if (isList && va.length !== vb.length) {
-      const [lo, hi, side] = va.length < vb.length ? [va.length, vb.length, 'b'] : [vb.length, va.length, 'a'];
+    if (lenA !== lenB) {
+      const [lo, hi, side] = lenA < lenB ? [lenA, lenB, 'b'] : [lenB, lenA, 'a'];
       const range = hi - lo === 1 ? `element ${lo}` : `elements ${lo}..${hi - 1}`;
-      this.lines.push(`${where}: length ${va.length} -> ${vb.length} (${range} only in ${side})`);
+      this.lines.push(`${where}: length ${lenA} -> ${lenB} (${range} only in ${side})`);
     }
     if (n === 0) return;
     // The element (or packed chunk) level: index 0's gindex sits `depth` levels below the contents root.
@@ -107,23 +126,32 @@ export class TreeDiff {
     const depth = bitLength(first) - bitLength(contents);
     const elem = type.elementType as SszType<unknown>;
     const packed = elem instanceof BasicType;
-    const perChunk = packed ? 32 / (elem as BasicType<unknown, never>).byteLength : 1;
+    const size = packed ? (elem as BasicType<unknown, never>).byteLength : 0;
+    const perChunk = packed ? 32 / size : 1;
     const positions = Math.ceil(n / perChunk);
     let shown = 0;
     let more = 0;
     for (const pos of this.walk(contents, depth, 0, positions)) {
+      const leaf = (contents << BigInt(depth)) | BigInt(pos);
+      if (!packed) {
+        if (shown++ < this.limit) this.visit(elem, [...path, pos], leaf);
+        else more++;
+        continue;
+      }
+      // Packed: the chunk differs; compare its elements' bytes.
+      const chunkA = this.a.getChunk(leaf);
+      const chunkB = this.b.getChunk(leaf);
       const start = pos * perChunk;
-      const end = Math.min(n, start + perChunk);
-      for (let i = start; i < end; i++) {
-        if (packed && elem.equals(va[i], vb[i])) continue;
-        if (shown >= this.limit) {
+      for (let i = start; i < Math.min(n, start + perChunk); i++) {
+        const at = (i - start) * size;
+        const x = chunkA.subarray(at, at + size);
+        const y = chunkB.subarray(at, at + size);
+        if (sameBytes(x, y)) continue;
+        if (shown++ >= this.limit) {
           more++;
           continue;
         }
-        shown++;
-        const sub = [...path, i];
-        if (packed) this.lines.push(`${formatPath(sub)}: ${show(elem, va[i])} -> ${show(elem, vb[i])}`);
-        else this.visit(elem, sub, (contents << BigInt(depth)) | BigInt(i), va[i], vb[i]);
+        this.lines.push(`${formatPath([...path, i])}: ${show(elem, elem.deserialize(x))} -> ${show(elem, elem.deserialize(y))}`);
       }
     }
     if (more > 0) this.lines.push(`${where}: ${more} more differing element${more === 1 ? '' : 's'} not shown (raise --limit)`);

@@ -16,12 +16,13 @@ export async function diffCommand(ctx: Context): Promise<number> {
   const limitArg = ctx.args.values.get('limit') ?? '20';
   if (!/^\d+$/.test(limitArg)) throw new UsageError(`--limit takes a count, got "${limitArg}"`);
   const type = typeArg(ctx, typeName);
-  const a = await loadValue(type, fileA, ctx.io, ctx.input);
-  const b = await loadValue(type, fileB, ctx.io, ctx.input);
+  // SSZ inputs are not decoded to values: the trees are built from the bytes (validating them) and diffed alone.
+  const a = await loadValue(type, fileA, ctx.io, ctx.input, false);
+  const b = await loadValue(type, fileB, ctx.io, ctx.input, false);
   const treeA = buildTree(type.type, a, a.source);
   const treeB = buildTree(type.type, b, b.source);
   try {
-    const lines = b.progress.phase('comparing', () => new TreeDiff(type.type, treeA, treeB, Number(limitArg)).run(a.value, b.value));
+    const lines = b.progress.phase('comparing', () => new TreeDiff(type.type, treeA, treeB, Number(limitArg)).run());
     a.progress.clear();
     b.progress.clear();
     if (lines.length > 0) ctx.io.writeOut(lines.map((l) => `${l}\n`).join(''));

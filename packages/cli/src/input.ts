@@ -18,7 +18,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { CliError, UsageError, describeSszError } from './errors.js';
 import type { CliIo } from './io.js';
 import { PROGRESS_THRESHOLD, Progress } from './progress.js';
-import type { NamedType } from './registry.js';
+import { resolveType, type NamedType } from './registry.js';
 import { decodeBlock, decodeFramed, isFramed } from './snappy.js';
 
 export type InputFormat = 'ssz' | 'ssz_snappy' | 'json' | 'yaml';
@@ -161,6 +161,21 @@ function unwrapEnvelope(json: unknown, type: NamedType): unknown {
   return json;
 }
 
+/**
+ * When bytes that fail to decode as `type` do decode as the same type of the
+ * other preset, the likely mistake is the preset: say so. Only runs after a
+ * failure, so a correct input never pays for it.
+ */
+export function presetHint(type: NamedType, bytes: Uint8Array): string {
+  const other = type.preset === 'mainnet' ? 'minimal' : 'mainnet';
+  try {
+    resolveType(type.name, other).type.deserialize(bytes);
+    return ` (it decodes as ${type.name} with --preset ${other})`;
+  } catch {
+    return '';
+  }
+}
+
 /** What the byte offsets in errors count, for an input of `format`. */
 export function offsetNote(format: InputFormat): string {
   return format === 'ssz_snappy' ? ' of the decompressed SSZ' : '';
@@ -179,14 +194,14 @@ export async function loadValue(type: NamedType, path: string, io: CliIo, option
     let value: unknown;
     let bytes: Uint8Array | null = null;
     if (format === 'ssz' || format === 'ssz_snappy') {
-      bytes = sszBytes(data, format, source, progress);
+      const ssz = sszBytes(data, format, source, progress);
+      bytes = ssz;
       const note = offsetNote(format);
       try {
-        const ssz = bytes;
         if (!decode) return { value: undefined, format, source, progress, bytes };
         value = progress.phase(`decoding ${source}`, () => type.type.deserialize(ssz));
       } catch (e) {
-        if (e instanceof SszError) throw new CliError(describeSszError(e, source, note));
+        if (e instanceof SszError) throw new CliError(describeSszError(e, source, note) + presetHint(type, ssz));
         throw e;
       }
     } else {

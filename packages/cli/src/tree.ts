@@ -10,19 +10,21 @@
  * @module
  */
 import { SszError, type SszType } from '@ssztree/types';
+import type { NamedType } from './registry.js';
 import { CliError, describeSszError } from './errors.js';
-import { offsetNote, type LoadedValue } from './input.js';
+import { offsetNote, presetHint, type LoadedValue } from './input.js';
 
 export type Tree = ReturnType<SszType<unknown>['toTree']>;
 
-export function buildTree(type: SszType<unknown>, input: LoadedValue, label: string): Tree {
+export function buildTree(named: NamedType, input: LoadedValue, label: string): Tree {
+  const type = named.type;
   return input.progress.phase(`building the tree of ${label}`, () => {
     const bytes = input.bytes;
     let view;
     try {
       view = bytes !== null ? type.deserializeToView(bytes) : type.toView(input.value);
     } catch (e) {
-      if (e instanceof SszError) throw new CliError(describeSszError(e, input.source, offsetNote(input.format)));
+      if (e instanceof SszError) throw new CliError(describeSszError(e, input.source, offsetNote(input.format)) + (bytes !== null ? presetHint(named, bytes) : ''));
       throw e;
     }
     const tree = view.commit();

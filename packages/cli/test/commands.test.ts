@@ -320,6 +320,11 @@ describe('stdin, formats, progress, types', () => {
   it('the preset changes the type: a minimal state does not decode as mainnet', async () => {
     const r = await run(['root', 'phase0.BeaconState', join(caseDir('BeaconState'), 'serialized.ssz')]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/at BeaconState, byte offset \d+\n$/);
+    expect(r.err).toMatch(/at BeaconState, byte offset \d+ \(it decodes as phase0.BeaconState with --preset minimal\)\n$/);
+    // The tree path (proof) gives the same hint; a file that fits neither preset gets none.
+    const p = await run(['proof', 'phase0.BeaconState', join(caseDir('BeaconState'), 'serialized.ssz'), 'slot']);
+    expect(p.err).toMatch(/\(it decodes as phase0.BeaconState with --preset minimal\)\n$/);
+    const neither = await run(['root', 'phase0.BeaconState', tmp.write('tiny.ssz', new Uint8Array(10))]);
+    expect(neither.err).toMatch(/byte offset \d+\n$/);
   });
 });

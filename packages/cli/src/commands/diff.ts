@@ -19,8 +19,8 @@ export async function diffCommand(ctx: Context): Promise<number> {
   // SSZ inputs are not decoded to values: the trees are built from the bytes (validating them) and diffed alone.
   const a = await loadValue(type, fileA, ctx.io, ctx.input, false);
   const b = await loadValue(type, fileB, ctx.io, ctx.input, false);
-  const treeA = buildTree(type.type, a, a.source);
-  const treeB = buildTree(type.type, b, b.source);
+  const treeA = buildTree(type, a, a.source);
+  const treeB = buildTree(type, b, b.source);
   try {
     const lines = b.progress.phase('comparing', () => new TreeDiff(type.type, treeA, treeB, Number(limitArg)).run());
     a.progress.clear();

@@ -42,7 +42,7 @@ export async function proofCommand(ctx: Context): Promise<number> {
   for (const p of paths) mapSszError(() => type.type.gindexOf(p), '');
   const input = await loadValue(type, file, ctx.io, ctx.input, false);
   const { source, progress } = input;
-  const tree = buildTree(type.type, input, source);
+  const tree = buildTree(type, input, source);
   try {
     const proof = progress.phase('proving', () => mapSszError(() => type.type.createProof(tree, paths), source));
     progress.clear();

@@ -111,6 +111,34 @@ describe('proof and verify-proof (BeaconState case 0)', () => {
     expect(m.out).toMatch(/^invalid: gindices\[0\] is \d+, but phase0.BeaconState path validators.1.effective_balance is gindex \d+\n$/);
   });
 
+  it('the same proof from value.yaml (tree built from the value) as from the SSZ bytes', async () => {
+    const fromSsz = await run(['proof', T, file(), 'validators.1.pubkey,', 'balances.0', ...M]);
+    const fromYaml = await run(['proof', T, join(caseDir('BeaconState'), 'value.yaml'), 'validators.1.pubkey,', 'balances.0', ...M]);
+    expect(fromSsz.code).toBe(0);
+    expect(fromYaml.out).toBe(fromSsz.out);
+  });
+
+  it('verify-proof on a malformed or foreign proof file: one line, exit 2, no usage line', async () => {
+    const good = JSON.parse((await run(['proof', T, file(), 'slot', ...M])).out);
+    const cases: [unknown, RegExp][] = [
+      [{ ...good, type: 'phase0.Nope' }, /: unknown type "phase0.Nope"/],
+      [{ ...good, leaves: ['0x12'] }, /: leaves\[0\] is not a 32-byte 0x-hex string/],
+      [{ ...good, gindices: [] }, /: "gindices" is not a non-empty list/],
+      [{ ...good, gindices: ['0'] }, /: gindices\[0\] is not a positive integer/],
+      [{ ...good, kind: 'other' }, /: "kind" is neither single nor multi/],
+      [[1, 2], /: a proof is a JSON object/],
+    ];
+    for (const [json, message] of cases) {
+      const r = await run(['verify-proof', tmp.write('malformed.json', JSON.stringify(json))]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(message);
+      expect(r.err.split('\n')).toHaveLength(2);
+    }
+    const { root, ...rootless } = good;
+    expect((await run(['verify-proof', tmp.write('rootless.json', JSON.stringify(rootless))])).err).toMatch(/no "root" in the proof; give one with --root/);
+    expect((await run(['verify-proof', tmp.write('rootless.json', JSON.stringify(rootless)), '--root', root])).code).toBe(0);
+  });
+
   it('proves several paths at once as a multiproof, read from stdin', async () => {
     const r = await run(['proof', T, file(), 'slot,', 'balances', '2,', 'fork.epoch', ...M]);
     expect(r.code).toBe(0);
@@ -301,6 +329,13 @@ describe('stdin, formats, progress, types', () => {
     expect(forced.err.endsWith('\r\x1b[K')).toBe(true);
     // A small file on a TTY stays quiet (the bar is for inputs over 16 MB).
     expect((await run(['root', 'phase0.BeaconState', file, ...M], { stderrIsTTY: true })).err).toBe('');
+  });
+
+  it('--help lists every command; no command is a usage error', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    for (const c of ['root', 'decode', 'encode', 'proof', 'verify-proof', 'diff', 'types']) expect(help.out).toContain(`ssztree ${c}`);
+    expect((await run([])).code).toBe(2);
   });
 
   it('types lists <fork>.<Container> names per preset, filtered by fork', async () => {

@@ -121,8 +121,13 @@ export async function verifyProofCommand(ctx: Context): Promise<number> {
   const gindices = proof.kind === 'single' ? [BigInt(proof.gindex)] : proof.gindices.map((g) => BigInt(g));
   // When the proof names its type and paths, they must map to its gindices: else the leaves prove something else.
   if (typeof json.type === 'string' && Array.isArray(json.paths)) {
-    const preset = parsePreset(typeof json.preset === 'string' ? json.preset : undefined);
-    const type = resolveType(json.type, preset);
+    let type;
+    try {
+      type = resolveType(json.type, parsePreset(typeof json.preset === 'string' ? json.preset : undefined));
+    } catch (e) {
+      // The file is at fault here, not the command line: no usage line.
+      throw new CliError(`${source}: ${(e as Error).message}`);
+    }
     if (json.paths.length !== gindices.length) throw new CliError(`${source}: ${json.paths.length} paths but ${gindices.length} gindices`);
     for (let i = 0; i < gindices.length; i++) {
       const path = json.paths[i] as Path;

@@ -131,12 +131,12 @@ export class TreeDiff {
     const positions = Math.ceil(n / perChunk);
     let shown = 0;
     let more = 0;
-    for (const pos of this.walk(contents, depth, 0, positions)) {
+    this.walk(contents, depth, 0, positions, (pos) => {
       const leaf = (contents << BigInt(depth)) | BigInt(pos);
       if (!packed) {
         if (shown++ < this.limit) this.visit(elem, [...path, pos], leaf);
         else more++;
-        continue;
+        return;
       }
       // Packed: the chunk differs; compare its elements' bytes.
       const chunkA = this.a.getChunk(leaf);
@@ -153,19 +153,23 @@ export class TreeDiff {
         }
         this.lines.push(`${formatPath([...path, i])}: ${show(elem, elem.deserialize(x))} -> ${show(elem, elem.deserialize(y))}`);
       }
-    }
+    });
     if (more > 0) this.lines.push(`${where}: ${more} more differing element${more === 1 ? '' : 's'} not shown (raise --limit)`);
   }
 
-  /** Positions below `g` (`depth` levels down, position range starting at `start`) under `count` whose hashes differ. */
-  private *walk(g: bigint, depth: number, start: number, count: number): Generator<number> {
+  /**
+   * Calls `found` with each position below `g` (`depth` levels down, the
+   * range starting at `start`) under `count` whose hashes differ, in order.
+   * Plain recursion, not a generator: a yield would pass through every level.
+   */
+  private walk(g: bigint, depth: number, start: number, count: number, found: (pos: number) => void): void {
     if (start >= count || this.same(g)) return;
     if (depth === 0) {
-      yield start;
+      found(start);
       return;
     }
     const half = 2 ** (depth - 1);
-    yield* this.walk(2n * g, depth - 1, start, count);
-    yield* this.walk(2n * g + 1n, depth - 1, start + half, count);
+    this.walk(2n * g, depth - 1, start, count, found);
+    this.walk(2n * g + 1n, depth - 1, start + half, count, found);
   }
 }

@@ -65,6 +65,11 @@ const COMMANDS: Record<string, { run: (ctx: Context) => number | Promise<number>
 };
 const OWN_OPTIONS = new Set(Object.values(COMMANDS).flatMap((c) => c.own));
 
+/** Control characters (a newline in a JSON.parse message quoting the input, in a file name) escaped: the error stays one line. */
+function oneLine(text: string): string {
+  return text.replace(/[\x00-\x1f\x7f]/g, (c) => (c === '\n' ? '\\n' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}
+
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   let debug = argv.includes('--debug');
   try {
@@ -83,7 +88,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     return await command.run(makeContext(io, { ...args, positionals: rest }));
   } catch (e) {
-    io.writeErr(`ssztree: ${describeError(e)}\n`);
+    io.writeErr(`ssztree: ${oneLine(describeError(e))}\n`);
     if (e instanceof CliError && e.usage) io.writeErr(`${USAGE}\n`);
     if (debug && e instanceof Error && e.stack !== undefined) io.writeErr(`${e.stack}\n`);
     return EXIT_ERROR;

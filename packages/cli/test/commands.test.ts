@@ -266,6 +266,10 @@ describe('errors: one line, type path and byte offset, exit 2', () => {
     expect(a.err).toMatch(/^ssztree: .*cp\.json: .* at Checkpoint\.root\n$/);
     const b = await run(['root', 'phase0.Checkpoint', tmp.write('broken.json', '{"epoch":')]);
     expect(b.err).toMatch(/^ssztree: .*broken\.json: invalid JSON: /);
+    // JSON.parse quotes the input in its message, newlines included: still one line.
+    const nl = await run(['root', 'phase0.Checkpoint', tmp.write('nl.json', '\u0000\n  {"epoch":"1"}')]);
+    expect(nl.err).toMatch(/^ssztree: .*nl\.json: invalid JSON: .*\\n.*\n$/);
+    expect(nl.err.split('\n')).toHaveLength(2);
     const c = await run(['root', 'phase0.Checkpoint', tmp.write('big.json', `{"epoch":18446744073709551615,"root":"0x${'00'.repeat(32)}"}`)]);
     expect(c.err).toMatch(/above 2\^53 and would be rounded; write it as a decimal string\n$/);
   });

@@ -35,6 +35,14 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+type NodeId = ReturnType<Tree['getNode']>;
+
+/** Branches and zero subtrees (above the leaf level, where the walk uses this) have children to descend to by id. */
+function descendable(store: Tree['store'], id: NodeId): boolean {
+  const kind = store.kind(id);
+  return kind === 'branch' || kind === 'zero';
+}
+
 function bitLength(g: bigint): number {
   return g.toString(2).length;
 }
@@ -131,7 +139,7 @@ export class TreeDiff {
     const positions = Math.ceil(n / perChunk);
     let shown = 0;
     let more = 0;
-    this.walk(contents, depth, 0, positions, (pos) => {
+    this.walkNodes(contents, this.a.getNode(contents), this.b.getNode(contents), depth, 0, positions, (pos) => {
       const leaf = (contents << BigInt(depth)) | BigInt(pos);
       if (!packed) {
         if (shown++ < this.limit) this.visit(elem, [...path, pos], leaf);
@@ -155,6 +163,29 @@ export class TreeDiff {
       }
     });
     if (more > 0) this.lines.push(`${where}: ${more} more differing element${more === 1 ? '' : 's'} not shown (raise --limit)`);
+  }
+
+  /**
+   * `walk`, descending by node ids (`a`, `b`: the nodes at `g` in each tree)
+   * instead of from the root for every chunk read, while both sides are
+   * branches or zero subtrees; below anything else (wide leaves of packed
+   * pages, opaque nodes) it continues by gindex.
+   */
+  private walkNodes(g: bigint, a: NodeId, b: NodeId, depth: number, start: number, count: number, found: (pos: number) => void): void {
+    if (start >= count) return;
+    const store = this.a.store;
+    if (sameBytes(store.hash(a), store.hash(b))) return;
+    if (depth === 0) {
+      found(start);
+      return;
+    }
+    if (!descendable(store, a) || !descendable(store, b)) {
+      this.walk(g, depth, start, count, found);
+      return;
+    }
+    const half = 2 ** (depth - 1);
+    this.walkNodes(2n * g, store.left(a), store.left(b), depth - 1, start, count, found);
+    this.walkNodes(2n * g + 1n, store.right(a), store.right(b), depth - 1, start + half, count, found);
   }
 
   /**

@@ -4,7 +4,9 @@
  * so the cost follows the number of differences, not the size of the value.
  * Containers recurse into fields; lists and vectors descend their element
  * trees only where hashes differ, and report differing indices (the first
- * `limit` per sequence in detail, then a count).
+ * `limit` per sequence in detail, then a count). The element walk descends
+ * by node ids (one hash compare per node) wherever both sides are branches,
+ * and by gindex below wide leaves.
  *
  * Values shown come from the trees too (only at differing leaves), so no
  * decoded copy of either input is needed.

@@ -3,8 +3,10 @@
 // condition) — and checks it works: the hasher hashes, and every package
 // exposes the same names in both formats. Run by .ci/run after the build.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -93,3 +95,15 @@ for (const entry of ['@ssztree/types', '@ssztree/types/consensus', 'packages/has
   }
   console.log(`smoke: ${entry} bundles for the browser (${(text.length / 1024).toFixed(0)} KB)`);
 }
+
+// The built `ssztree` bin runs: it lists the types, and the root of a value
+// read from stdin equals the built library's.
+const cli = fileURLToPath(new URL('../packages/cli/dist/cli.js', import.meta.url));
+const names = execFileSync(process.execPath, [cli, 'types', 'electra'], { encoding: 'utf8' }).split('\n');
+assert.ok(names.includes('electra.BeaconState'), 'ssztree types lists electra.BeaconState');
+const { mainnet } = await import(new URL('../packages/types/dist/consensus/index.js', import.meta.url).href);
+const checkpoint = { epoch: '7', root: `0x${'ab'.repeat(32)}` };
+const printed = execFileSync(process.execPath, [cli, 'root', 'phase0.Checkpoint', '-'], { input: JSON.stringify(checkpoint), encoding: 'utf8' }).trim();
+const expected = `0x${Buffer.from(mainnet.phase0.Checkpoint.hashTreeRoot(mainnet.phase0.Checkpoint.fromJson(checkpoint))).toString('hex')}`;
+assert.equal(printed, expected, 'ssztree root of a JSON checkpoint on stdin');
+console.log(`smoke: @ssztree/cli ok (ssztree types: ${names.filter((n) => n !== '').length} electra types, root from stdin)`);

@@ -1,0 +1,35 @@
+/**
+ * The `ssztree` bin: `main` over the process's argv and streams. Sets the
+ * exit code instead of calling `process.exit`, so stdout drains first.
+ * @module
+ */
+import { main } from './main.js';
+import type { CliIo } from './io.js';
+
+async function readStdin(): Promise<Uint8Array> {
+  const parts: Buffer[] = [];
+  for await (const chunk of process.stdin) parts.push(chunk as Buffer);
+  const all = Buffer.concat(parts);
+  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+}
+
+const io: CliIo = {
+  writeOut: (data) => {
+    process.stdout.write(data);
+  },
+  writeErr: (text) => {
+    process.stderr.write(text);
+  },
+  readStdin,
+  stdoutIsTTY: process.stdout.isTTY === true,
+  stderrIsTTY: process.stderr.isTTY === true,
+  cwd: process.cwd(),
+};
+
+// A closed pipe (`ssztree decode … | head`) is not an error worth a stack.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
+process.exitCode = await main(process.argv.slice(2), io);

@@ -1,0 +1,180 @@
+/**
+ * Snappy, as consensus clients store and serve SSZ: the raw *block* format
+ * (what the spec test vectors' `serialized.ssz_snappy` hold) and the
+ * *framing* format (stream identifier, then compressed / uncompressed chunks
+ * each carrying the masked CRC-32C of its uncompressed bytes).
+ *
+ * Invariant: decoding never reads or writes out of bounds, never allocates
+ * more than the input can expand to (a block's declared length is checked
+ * against the most its compressed bytes can produce before anything is
+ * allocated), and every defect is a `CliError` naming the compressed byte
+ * offset. Compression is snappyjs's (tests check our decoder against it).
+ * @module
+ */
+import snappyjs from 'snappyjs';
+import { maskedCrc32c } from './crc32c.js';
+import { CliError } from './errors.js';
+
+/** The framing format's stream identifier chunk: type 0xff, length 6, "sNaPpY". */
+export const STREAM_IDENTIFIER = Uint8Array.of(0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59);
+/** A framed chunk holds at most 64 KiB of uncompressed data. */
+const MAX_FRAME_DATA = 65536;
+/** The most output one compressed byte can produce: a 3-byte copy of 64 bytes (rounded up). */
+const MAX_EXPANSION = 22;
+
+export function isFramed(data: Uint8Array): boolean {
+  if (data.length < STREAM_IDENTIFIER.length) return false;
+  for (let i = 0; i < STREAM_IDENTIFIER.length; i++) if (data[i] !== STREAM_IDENTIFIER[i]) return false;
+  return true;
+}
+
+function fail(what: string, offset: number): never {
+  throw new CliError(`bad snappy data: ${what}, compressed byte offset ${offset}`);
+}
+
+/**
+ * Decodes one raw snappy block `data[start, end)`. `base` is added to
+ * offsets in errors (the block's position in a framed stream).
+ */
+export function decodeBlock(data: Uint8Array, start = 0, end = data.length, maxLength = Infinity, base = 0): Uint8Array {
+  // Preamble: the uncompressed length as a little-endian varint of at most 5 bytes (< 2^32).
+  let pos = start;
+  let length = 0;
+  for (let shift = 0; ; shift += 7) {
+    if (pos >= end) fail('the length preamble is cut off', base + pos);
+    if (shift > 28) fail('the length preamble is longer than 5 bytes', base + pos);
+    const b = data[pos++] as number;
+    length += (b & 0x7f) * 2 ** shift;
+    if ((b & 0x80) === 0) break;
+  }
+  if (length > 0xffffffff) fail(`declared length ${length} is not below 2^32`, base + start);
+  if (length > maxLength) fail(`declared length ${length} exceeds the ${maxLength} bytes allowed here`, base + start);
+  if (length > (end - pos) * MAX_EXPANSION) fail(`declared length ${length} is more than ${end - pos} compressed bytes can hold`, base + start);
+  const out = new Uint8Array(length);
+  let o = 0;
+  while (pos < end) {
+    const tagAt = pos;
+    const tag = data[pos++] as number;
+    let len: number;
+    let offset = 0;
+    switch (tag & 3) {
+      case 0: {
+        // Literal: length-1 in the tag's upper 6 bits, or in 1..4 following bytes when those say 60..63.
+        len = tag >>> 2;
+        if (len >= 60) {
+          const extra = len - 59;
+          if (pos + extra > end) fail('a literal length is cut off', base + tagAt);
+          len = 0;
+          for (let k = 0; k < extra; k++) len += (data[pos + k] as number) * 2 ** (8 * k);
+          pos += extra;
+        }
+        len += 1;
+        if (len > end - pos) fail(`a literal of ${len} bytes runs past the input`, base + tagAt);
+        if (len > length - o) fail(`a literal of ${len} bytes runs past the declared length ${length}`, base + tagAt);
+        out.set(data.subarray(pos, pos + len), o);
+        pos += len;
+        o += len;
+        continue;
+      }
+      case 1:
+        if (pos + 1 > end) fail('a copy is cut off', base + tagAt);
+        len = ((tag >>> 2) & 7) + 4;
+        offset = ((tag >>> 5) << 8) | (data[pos++] as number);
+        break;
+      case 2:
+        if (pos + 2 > end) fail('a copy is cut off', base + tagAt);
+        len = (tag >>> 2) + 1;
+        offset = (data[pos] as number) | ((data[pos + 1] as number) << 8);
+        pos += 2;
+        break;
+      default:
+        if (pos + 4 > end) fail('a copy is cut off', base + tagAt);
+        len = (tag >>> 2) + 1;
+        offset = ((data[pos] as number) | ((data[pos + 1] as number) << 8) | ((data[pos + 2] as number) << 16)) + (data[pos + 3] as number) * 2 ** 24;
+        pos += 4;
+    }
+    if (offset === 0 || offset > o) fail(`a copy reaches back ${offset} bytes with only ${o} written`, base + tagAt);
+    if (len > length - o) fail(`a copy of ${len} bytes runs past the declared length ${length}`, base + tagAt);
+    // Byte by byte: source and destination may overlap (a run).
+    for (let k = 0; k < len; k++, o++) out[o] = out[o - offset] as number;
+  }
+  if (o !== length) fail(`the block ends after ${o} of its declared ${length} bytes`, base + end);
+  return out;
+}
+
+/** Decodes a framing-format stream; `onProgress(done)` gets the compressed bytes consumed so far. */
+export function decodeFramed(data: Uint8Array, onProgress?: (done: number) => void): Uint8Array {
+  if (!isFramed(data)) fail('no stream identifier at the start', 0);
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let pos = 0;
+  while (pos < data.length) {
+    const at = pos;
+    if (pos + 4 > data.length) fail('a chunk header is cut off', at);
+    const type = data[pos] as number;
+    const len = (data[pos + 1] as number) | ((data[pos + 2] as number) << 8) | ((data[pos + 3] as number) << 16);
+    pos += 4;
+    if (len > data.length - pos) fail(`a chunk of ${len} bytes runs past the end of the input`, at);
+    const body = pos;
+    pos += len;
+    if (type === 0xff) {
+      if (len !== 6 || !isFramed(data.subarray(at, at + 10))) fail('a malformed stream identifier', at);
+    } else if (type === 0x00 || type === 0x01) {
+      if (len < 4) fail(`a data chunk of ${len} bytes has no room for its checksum`, at);
+      const crc = ((data[body] as number) | ((data[body + 1] as number) << 8) | ((data[body + 2] as number) << 16)) + (data[body + 3] as number) * 2 ** 24;
+      let chunk: Uint8Array;
+      if (type === 0x00) chunk = decodeBlock(data, body + 4, pos, MAX_FRAME_DATA, 0);
+      else {
+        if (len - 4 > MAX_FRAME_DATA) fail(`an uncompressed chunk of ${len - 4} bytes exceeds 65536`, at);
+        chunk = data.subarray(body + 4, pos);
+      }
+      if (maskedCrc32c(chunk) !== crc) fail('checksum mismatch (masked CRC-32C) in a data chunk', at);
+      parts.push(chunk);
+      total += chunk.length;
+    } else if (type >= 0x02 && type <= 0x7f) {
+      fail(`reserved unskippable chunk type 0x${type.toString(16).padStart(2, '0')}`, at);
+    }
+    // 0x80..0xfe: padding and reserved skippable chunks carry nothing.
+    onProgress?.(pos);
+  }
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** The raw block format of `data` (snappyjs's compressor). */
+export function encodeBlock(data: Uint8Array): Uint8Array {
+  return snappyjs.compress(data);
+}
+
+/** The framing format of `data`: stream identifier, then one chunk per 64 KiB, stored uncompressed when that is smaller. */
+export function encodeFramed(data: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [STREAM_IDENTIFIER];
+  let total = STREAM_IDENTIFIER.length;
+  for (let start = 0; start < data.length; start += MAX_FRAME_DATA) {
+    const raw = data.subarray(start, Math.min(data.length, start + MAX_FRAME_DATA));
+    const packed = encodeBlock(raw);
+    const compressed = packed.length < raw.length;
+    const payload = compressed ? packed : raw;
+    const header = new Uint8Array(8);
+    const len = payload.length + 4;
+    header[0] = compressed ? 0x00 : 0x01;
+    header[1] = len & 0xff;
+    header[2] = (len >>> 8) & 0xff;
+    header[3] = (len >>> 16) & 0xff;
+    new DataView(header.buffer).setUint32(4, maskedCrc32c(raw), true);
+    parts.push(header, payload);
+    total += header.length + payload.length;
+  }
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}

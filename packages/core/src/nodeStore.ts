@@ -17,7 +17,7 @@ import { getNode, getNodeAtDepth, iterateNodesAtDepth, setChunksAtDepth, setNode
 import { buildPartialTree } from './partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 import { StoreCore } from './store.js';
-import { createWide, readWideChunks, wideDepth } from './wide.js';
+import { createWide, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
 
 function checkChunk(chunk: Uint8Array, offset: number, what: string): void {
   if (!(chunk instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + 32 > chunk.length) {
@@ -117,6 +117,17 @@ export class NodeStore extends StoreCore {
   wideDepth(id: NodeId): number {
     this.check(id);
     return wideDepth(id);
+  }
+
+  /**
+   * Visits chunk `index` of every live wide leaf of inner depth `depth`
+   * (1..6), or the chunk of every live leaf (`depth` 0, `index` 0), floating
+   * nodes included. `bytes` is the store's own page: read it in `visit`,
+   * never keep or write it. For side tables keyed by chunks that must drop
+   * entries no live node refers to (types' preimage tables).
+   */
+  forEachLiveChunk(depth: number, index: number, visit: (bytes: Uint8Array, offset: number) => void): void {
+    scanLiveChunks(this, depth, index, visit);
   }
 
   /** The length held by a list node's right child. */

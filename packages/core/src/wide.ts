@@ -17,6 +17,7 @@ import { merkleize } from '@ssztree/hasher';
 import { buildFromChunks } from './build.js';
 import { CoreError } from './errors.js';
 import { KIND_LEAF, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
+import { FLAG_FREE } from './pool.js';
 import type { StoreCore as NodeStore } from './store.js';
 
 /** The inner depth of a wide leaf, or 0 if `id` is not one. */
@@ -126,4 +127,27 @@ export function wideInnerHash(store: NodeStore, id: NodeId, rel: number, pos: nu
   const span = 32 << (depth - rel);
   const o = b.offset + span * pos;
   return merkleize(b.data.subarray(o, o + span));
+}
+
+/**
+ * Calls `visit(bytes, offset)` with chunk `index` of every live wide leaf of
+ * inner depth `depth` (1..6), or with the chunk of every live leaf (`depth`
+ * 0, `index` 0). Live means allocated and not freed: floating nodes not yet
+ * swept count. `bytes` is the store's own page: read it inside `visit`, never
+ * keep it. Used by side tables keyed by chunks (types' preimages) to drop
+ * entries no live node refers to any more.
+ */
+export function scanLiveChunks(store: NodeStore, depth: number, index: number, visit: (bytes: Uint8Array, offset: number) => void): void {
+  if (!Number.isInteger(depth) || depth < 0 || depth > MAX_WIDE_DEPTH || !Number.isInteger(index) || index < 0 || index >= 1 << depth) {
+    throw new CoreError('BAD_INPUT', `scanLiveChunks: no chunk ${index} in a node of inner depth ${depth}`);
+  }
+  const pool = depth === 0 ? store.leaves : store.pools[KIND_WIDE_BASE + depth - 1]!;
+  const bytes = 32 << depth;
+  for (let slot = 0; slot < pool.top; slot++) {
+    if ((pool.state(slot) & FLAG_FREE) !== 0) continue;
+    const page = slot >>> pool.shift;
+    const off = slot & pool.mask;
+    if (depth === 0) visit(pool.h8[page]!, off << 5);
+    else visit(pool.d8[page]!, off * bytes + 32 * index);
+  }
 }

@@ -21,7 +21,7 @@ import { expectObject, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
 import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
-import { preimages } from '../tree/preimages.js';
+import { preimages, registerPreimagePosition } from '../tree/preimages.js';
 import type { PathSegment, PathStep } from '../view/proofs.js';
 import { containerViewClass, type FieldSlot } from '../view/container.js';
 import type { ContainerView } from '../view/types.js';
@@ -101,6 +101,8 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     this.codec = generateCodec(infos, this.fixedPartSize, this.fixedSize);
     const packable = infos.every((f) => f.basic || f.rootIsChunk || f.type._preimageLength > 0);
     this._recordDepth = this.fixedSize !== null && packable && this.depth >= 1 && this.depth <= 6 ? this.depth : 0;
+    // Preimage tables keep a root only while a live record holds it at one of these positions.
+    if (this._recordDepth > 0) infos.forEach((f, i) => f.type._preimageLength > 0 && registerPreimagePosition(f.type._preimageLength, this._recordDepth, i));
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): ContainerValue<F> {
@@ -216,10 +218,12 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     const nodes = new Array<NodeId>(values.length);
     const stride = 32 << this.depth;
     const wideFields = this.infos.map((info, index) => ({ info, index })).filter(({ info }) => info.type._preimageLength > 0);
+    // Reserve before any insert: a compaction may only run while every recorded root is held by a node.
+    for (const { info } of wideFields) preimages(store, info.type._preimageLength).reserve(values.length);
     try {
       this.eachBatch(values, (buf, first, count) => {
         for (const { info, index } of wideFields) {
-          const table = preimages(info.type._preimageLength);
+          const table = preimages(store, info.type._preimageLength);
           for (let i = 0; i < count; i++) table.set(buf, i * stride + 32 * index, (values[first + i] as Record<string, Uint8Array>)[info.name] as Uint8Array, 0);
         }
         for (let i = 0; i < count; i++) nodes[first + i] = store.wide(buf.subarray(i * stride, (i + 1) * stride));
@@ -299,6 +303,8 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     const nodes = new Array<NodeId>(count);
     const infos = this.infos;
     let wideScratch: Uint8Array | null = null;
+    // Reserve before any insert: a compaction may only run while every recorded root is held by a node.
+    for (const f of infos) if (f.type._preimageLength > 0) preimages(store, f.type._preimageLength).reserve(count);
     for (let first = 0; first < count; first += batch) {
       const n = Math.min(batch, count - first);
       rows.fill(0, 0, stride * n);
@@ -317,7 +323,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
             for (let b = 0; b < fs; b++) wideScratch[dst + b] = data[src + b] as number;
           }
           foldSubtrees(wideScratch, n, 1);
-          const table = preimages(wide);
+          const table = preimages(store, wide);
           for (let e = 0; e < n; e++) {
             const dst = e * stride + 32 * i;
             for (let b = 0; b < 32; b++) rows[dst + b] = wideScratch[32 * e + b] as number;
@@ -382,7 +388,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       for (let i = 0; i < infos.length; i++) {
         const f = infos[i] as FieldInfo;
         try {
-          out[f.name] = f.type._fromChunk(chunks, dv, 32 * i);
+          out[f.name] = f.type._fromChunk(chunks, dv, 32 * i, store);
         } catch (e) {
           throw withPath(e, f.segment);
         }

@@ -17,7 +17,7 @@ import { getNode, getNodeAtDepth, iterateNodesAtDepth, setChunksAtDepth, setNode
 import { buildPartialTree } from './partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 import { StoreCore } from './store.js';
-import { createWide, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
+import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
 
 function checkChunk(chunk: Uint8Array, offset: number, what: string): void {
   if (!(chunk instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + 32 > chunk.length) {
@@ -51,6 +51,17 @@ export class NodeStore extends StoreCore {
   opaque(hash: Uint8Array, offset = 0): NodeId {
     checkChunk(hash, offset, 'opaque');
     return this.float(this.newOpaque(hash, offset));
+  }
+
+  /**
+   * `count` wide leaves of inner depth `depth` (1..6) from `rows`, one row of
+   * 32·2^depth bytes each, back to back: `out[at + i]` gets row i's node. The
+   * bulk form of `wide` for many records (no view object per row).
+   */
+  wideRows(rows: Uint8Array, depth: number, count: number, out: NodeId[], at = 0): void {
+    if (!(rows instanceof Uint8Array)) throw new CoreError('BAD_INPUT', 'wideRows: rows must be a Uint8Array');
+    createWideRows(this, depth, rows, count, out, at);
+    for (let i = 0; i < count; i++) this.float(out[at + i]!);
   }
 
   /** A wide leaf: a subtree of 2..64 chunks (a power of two) stored as one record. */

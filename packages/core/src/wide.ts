@@ -17,7 +17,7 @@ import { merkleize } from '@ssztree/hasher';
 import { buildFromChunks } from './build.js';
 import { CoreError } from './errors.js';
 import { KIND_LEAF, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
-import { FLAG_FREE } from './pool.js';
+import { FLAG_FREE, FLAG_PENDING } from './pool.js';
 import type { StoreCore as NodeStore } from './store.js';
 
 /** The inner depth of a wide leaf, or 0 if `id` is not one. */
@@ -150,4 +150,38 @@ export function scanLiveChunks(store: NodeStore, depth: number, index: number, v
     if (depth === 0) visit(pool.h8[page]!, off << 5);
     else visit(pool.d8[page]!, off * bytes + 32 * index);
   }
+}
+
+/**
+ * `count` new unhashed wide leaves of inner depth `depth` from `rows` (each
+ * row 32·2^depth bytes, back to back), copied a word at a time into the
+ * pool's data pages: no view object per row. They are listed for the next
+ * flush exactly as `StoreCore.newWide` lists one; `out[at + i]` gets row i's id.
+ */
+export function createWideRows(store: NodeStore, depth: number, rows: Uint8Array, count: number, out: NodeId[], at: number): void {
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_WIDE_DEPTH || !Number.isInteger(count) || count < 0 || count * (32 << depth) > rows.length) {
+    throw new CoreError('BAD_INPUT', `wide rows: ${count} rows of inner depth ${depth} need ${count * (32 << depth)} bytes, got ${rows.length}`);
+  }
+  if ((rows.byteOffset & 3) !== 0) {
+    // Unaligned rows: no word view; one copy per row.
+    for (let i = 0; i < count; i++) out[at + i] = store.newWide(depth, rows, i << 5 << depth);
+    return;
+  }
+  const kind = KIND_WIDE_BASE + depth - 1;
+  const pool = store.pools[kind]!;
+  const words = 8 << depth;
+  const src = new Int32Array(rows.buffer, rows.byteOffset, count * words);
+  const pending = store.widePending[depth]!;
+  for (let i = 0, s = 0; i < count; i++) {
+    const slot = pool.alloc();
+    const page = pool.d32[slot >>> pool.shift]!;
+    let d = (slot & pool.mask) * words;
+    for (let j = 0; j < words; j++) page[d++] = src[s++]!;
+    pool.setRc(slot, 0);
+    pool.setState(slot, FLAG_PENDING);
+    const id = (slot << 4) | kind;
+    pending.push(id);
+    out[at + i] = id;
+  }
+  store.pendingEntries += count;
 }

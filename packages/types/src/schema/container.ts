@@ -226,7 +226,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
           const table = preimages(store, info.type._preimageLength);
           for (let i = 0; i < count; i++) table.set(buf, i * stride + 32 * index, (values[first + i] as Record<string, Uint8Array>)[info.name] as Uint8Array, 0);
         }
-        for (let i = 0; i < count; i++) nodes[first + i] = store.wide(buf.subarray(i * stride, (i + 1) * stride));
+        store.wideRows(buf, this.depth, count, nodes, first);
       });
     } catch (e) {
       this._rootsInto(values, new Uint8Array(32 * values.length), 0); // re-derives the error with its path
@@ -347,7 +347,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
           for (let b = 0; b < fs; b++) rows[dst + b] = data[src + b] as number;
         }
       }
-      for (let e = 0; e < n; e++) nodes[first + e] = store.wide(rows.subarray(e * stride, (e + 1) * stride));
+      store.wideRows(rows, this.depth, n, nodes, first);
     }
     return nodes;
   }

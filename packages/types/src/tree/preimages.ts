@@ -105,9 +105,12 @@ export class PreimageTable {
     if (this.#used[i] === 1) return;
     this.#used[i] = 1;
     this.#count++;
-    this.#keys.set(root.subarray(rootOff, rootOff + 32), 32 * i);
+    // Byte loops, not subarray copies: no view object per entry (bulk builds insert 2^18 at a time).
+    const keys = this.#keys;
+    for (let b = 0, k = 32 * i; b < 32; b++) keys[k + b] = root[rootOff + b]!;
     const n = this.valueLength;
-    this.#vals.set(value.subarray(valueOff, valueOff + n), n * i);
+    const vals = this.#vals;
+    for (let b = 0, v = n * i; b < n; b++) vals[v + b] = value[valueOff + b]!;
   }
 
   /** A copy of the preimage of `root[rootOff, +32)`, or null if unknown. */

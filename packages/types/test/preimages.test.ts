@@ -48,6 +48,35 @@ function validators(n: number, seed: number): V[] {
 const table = (store: NodeStore) => preimages(store, 48);
 
 describe('preimage tables', () => {
+  it('map roots to their bytes through growth (reserved or not), unknown roots to null', () => {
+    const t = preimages(new NodeStore(), 48);
+    const key = (i: number) => {
+      const k = new Uint8Array(32);
+      new DataView(k.buffer).setUint32(0, Math.imul(i, 0x9e3779b1), true); // spread like hash output
+      new DataView(k.buffer).setUint32(28, i, true);
+      return k;
+    };
+    const value = (i: number) => {
+      const v = new Uint8Array(48).fill(0x77);
+      new DataView(v.buffer).setUint32(0, i, true);
+      return v;
+    };
+    t.reserve(3000);
+    const bytes = t.byteLength;
+    for (let i = 0; i < 3000; i++) t.set(key(i), 0, value(i), 0);
+    expect(t.byteLength).toBe(bytes); // reserved: no growth mid-batch
+    // One at a time past the reservation: the unreserved growth path (set never compacts).
+    for (let i = 3000; i < 6000; i++) t.set(key(i), 0, value(i), 0);
+    for (let i = 0; i < 3000; i++) t.set(key(i), 0, value(i + 1), 0); // already known: kept as is
+    expect(t.size).toBe(6000);
+    for (let i = 0; i < 6000; i += 7) expect(t.get(key(i), 0)).toEqual(value(i));
+    expect(t.get(key(6000), 0)).toBeNull();
+    // Nothing in the store holds these roots: a compaction drops them all.
+    t.compact();
+    expect(t.size).toBe(0);
+    expect(t.get(key(5), 0)).toBeNull();
+  });
+
   it('are per store: another store neither sees nor keeps a store’s pubkeys', () => {
     const a = new NodeStore();
     const b = new NodeStore();
@@ -89,7 +118,8 @@ describe('preimage tables', () => {
     store.collect();
     compactPreimages(store);
     expect(table(store).size).toBe(0);
-    expect(table(store).byteLength).toBe(new Uint8Array(1024 * (32 + 48 + 1)).byteLength);
+    // Back to the storage of a table that never held anything.
+    expect(table(store).byteLength).toBe(table(new NodeStore()).byteLength);
   });
 
   it('stay flat when records with new pubkeys are built and dropped over and over (automatic compaction)', () => {

@@ -15,8 +15,11 @@
  * Compaction runs only in `reserve`, before a caller inserts, never between
  * an insert and the node that holds the root being made.
  *
- * Storage: open addressing in typed arrays (32-byte key + value per slot,
- * load ≤ 0.7): about 115 bytes per 48-byte pubkey.
+ * Storage: entries back to back in two typed arrays (32-byte key, then the
+ * value), sized exactly by bulk `reserve`s, found through an open-addressing
+ * index of 4-byte entry numbers (load ≤ 0.5): 80 bytes per 48-byte pubkey
+ * plus 8–16 bytes of index, against ~160 for the slot-per-entry table this
+ * replaced.
  *
  * Invariant: `get(root)` returns bytes whose merkle root is `root`, or null;
  * every root held at a registered position of a live node has its entry.
@@ -24,8 +27,10 @@
  */
 import type { NodeStore } from '@ssztree/core';
 
-const MAX_LOAD = 0.7;
+const MAX_LOAD = 0.5;
+/** Smallest index (slots) and smallest dense storage (entries). */
 const MIN_CAP = 1024;
+const MIN_ROOM = 256;
 /** Below this many entries a table is never compacted (a scan would cost more than it saves). */
 const MIN_COMPACT = 1024;
 
@@ -40,11 +45,12 @@ export function registerPreimagePosition(length: number, depth: number, index: n
 }
 
 export class PreimageTable {
-  #cap = MIN_CAP;
-  #count = 0;
-  #keys = new Uint8Array(32 * MIN_CAP);
+  /** Open-addressing index: entry number + 1 per slot (0 = empty), load ≤ MAX_LOAD. */
+  #index = new Int32Array(MIN_CAP);
+  /** Entries back to back: key (a root) and value (its preimage) of entry e at 32e and valueLength·e. */
+  #keys: Uint8Array;
   #vals: Uint8Array;
-  #used = new Uint8Array(MIN_CAP);
+  #count = 0;
   /** Entries kept by the last compaction (the next one waits until the table holds twice as many). */
   #kept = 0;
 
@@ -52,7 +58,8 @@ export class PreimageTable {
     readonly valueLength: number,
     private readonly store: NodeStore,
   ) {
-    this.#vals = new Uint8Array(valueLength * MIN_CAP);
+    this.#keys = new Uint8Array(32 * MIN_ROOM);
+    this.#vals = new Uint8Array(valueLength * MIN_ROOM);
   }
 
   get size(): number {
@@ -61,18 +68,21 @@ export class PreimageTable {
 
   /** Bytes of typed-array storage held. */
   get byteLength(): number {
-    return this.#keys.byteLength + this.#vals.byteLength + this.#used.byteLength;
+    return this.#index.byteLength + this.#keys.byteLength + this.#vals.byteLength;
   }
 
+  /** The index slot holding `root[off, +32)`, or the empty slot where it would go. */
   #slot(root: Uint8Array, off: number): number {
-    const mask = this.#cap - 1;
+    const index = this.#index;
+    const mask = index.length - 1;
     // SHA-256 output: the first four bytes are as good a hash as any.
     let i = (root[off]! | (root[off + 1]! << 8) | (root[off + 2]! << 16) | (root[off + 3]! << 24)) & mask;
     const keys = this.#keys;
     for (;;) {
-      if (this.#used[i] === 0) return i;
+      const e = index[i]!;
+      if (e === 0) return i;
       let same = true;
-      const k = 32 * i;
+      const k = 32 * (e - 1);
       for (let b = 0; b < 32; b++) {
         if (keys[k + b] !== root[off + b]) {
           same = false;
@@ -85,83 +95,102 @@ export class PreimageTable {
   }
 
   /**
-   * Room for `n` more entries without growing mid-batch; compacts first when
-   * growing is due and the table has doubled since its last compaction.
-   * Callers insert right after, and make the nodes holding the roots before
-   * their next `reserve`.
+   * Room for `n` more entries without growing mid-batch (sized exactly, so a
+   * bulk build leaves no slack); compacts first when growing is due and the
+   * table has doubled since its last compaction. Callers insert right after,
+   * and make the nodes holding the roots before their next `reserve`.
    */
   reserve(n: number): void {
-    if ((this.#count + n) / this.#cap <= MAX_LOAD) return;
+    const need = this.#count + n;
+    if (need <= this.#keys.length / 32 && need <= MAX_LOAD * this.#index.length) return;
     if (this.#count >= MIN_COMPACT && this.#count >= 2 * this.#kept) this.compact(n);
-    let cap = this.#cap;
-    while ((this.#count + n) / cap > MAX_LOAD) cap *= 2;
-    if (cap !== this.#cap) this.#rehash(cap, null);
+    this.#ensure(this.#count + n, this.#count + n);
   }
 
   /** Records `value[valueOff, +valueLength)` as the preimage of `root[rootOff, +32)`. */
   set(root: Uint8Array, rootOff: number, value: Uint8Array, valueOff: number): void {
-    if ((this.#count + 1) / this.#cap > MAX_LOAD) this.#rehash(this.#cap * 2, null);
     const i = this.#slot(root, rootOff);
-    if (this.#used[i] === 1) return;
-    this.#used[i] = 1;
-    this.#count++;
+    if (this.#index[i] !== 0) return;
+    const e = this.#count;
+    if (e + 1 > this.#keys.length / 32 || e + 1 > MAX_LOAD * this.#index.length) {
+      // An insert nobody reserved for: grow by half, re-find the slot in the new index.
+      this.#ensure(e + 1, Math.ceil(1.5 * (e + 1)));
+      this.set(root, rootOff, value, valueOff);
+      return;
+    }
+    this.#index[i] = e + 1;
+    this.#count = e + 1;
     // Byte loops, not subarray copies: no view object per entry (bulk builds insert 2^18 at a time).
     const keys = this.#keys;
-    for (let b = 0, k = 32 * i; b < 32; b++) keys[k + b] = root[rootOff + b]!;
+    for (let b = 0, k = 32 * e; b < 32; b++) keys[k + b] = root[rootOff + b]!;
     const n = this.valueLength;
     const vals = this.#vals;
-    for (let b = 0, v = n * i; b < n; b++) vals[v + b] = value[valueOff + b]!;
+    for (let b = 0, v = n * e; b < n; b++) vals[v + b] = value[valueOff + b]!;
   }
 
   /** A copy of the preimage of `root[rootOff, +32)`, or null if unknown. */
   get(root: Uint8Array, rootOff: number): Uint8Array | null {
-    const i = this.#slot(root, rootOff);
-    if (this.#used[i] === 0) return null;
+    const e = this.#index[this.#slot(root, rootOff)]!;
+    if (e === 0) return null;
     const n = this.valueLength;
-    return this.#vals.slice(n * i, n * i + n);
+    return this.#vals.slice(n * (e - 1), n * e);
   }
 
   /**
    * Keeps only the entries whose root some live node of the store holds (at
-   * a registered record position, or as a leaf), in a table sized for them
+   * a registered record position, or as a leaf), in storage sized for them
    * plus `room` more.
    */
   compact(room = 0): void {
-    const live = new Uint8Array(this.#cap);
+    const live = new Uint8Array(this.#count);
     const mark = (bytes: Uint8Array, offset: number): void => {
-      const i = this.#slot(bytes, offset);
-      if (this.#used[i] === 1) live[i] = 1;
+      const e = this.#index[this.#slot(bytes, offset)]!;
+      if (e !== 0) live[e - 1] = 1;
     };
     this.store.forEachLiveChunk(0, 0, mark);
     for (const [depth, index] of positions.get(this.valueLength)?.values() ?? []) this.store.forEachLiveChunk(depth, index, mark);
+    const n = this.valueLength;
+    const keys = this.#keys;
+    const vals = this.#vals;
     let kept = 0;
-    for (let i = 0; i < this.#cap; i++) kept += live[i]!;
-    let cap = MIN_CAP;
-    while ((kept + room) / cap > MAX_LOAD) cap *= 2;
-    this.#rehash(cap, live);
+    for (let e = 0; e < this.#count; e++) {
+      if (live[e] === 0) continue;
+      // Entries move down in place (kept ≤ e): the dense arrays stay in order.
+      if (kept !== e) {
+        keys.copyWithin(32 * kept, 32 * e, 32 * e + 32);
+        vals.copyWithin(n * kept, n * e, n * e + n);
+      }
+      kept++;
+    }
+    this.#count = kept;
     this.#kept = kept;
+    this.#resize(Math.max(MIN_ROOM, kept + room));
   }
 
-  /** Moves the entries (all, or those marked in `keep`) into fresh storage of `cap` slots. */
-  #rehash(cap: number, keep: Uint8Array | null): void {
-    const oldKeys = this.#keys;
-    const oldVals = this.#vals;
-    const oldUsed = this.#used;
-    const oldCap = this.#cap;
+  /** Storage for at least `need` entries (dense arrays of `room` ≥ need when they must grow). */
+  #ensure(need: number, room: number): void {
+    if (need > this.#keys.length / 32) this.#resize(room);
+    else if (need > MAX_LOAD * this.#index.length) this.#reindex(need);
+  }
+
+  /** Dense arrays of exactly `room` entries (≥ count), and an index to match. */
+  #resize(room: number): void {
     const n = this.valueLength;
-    this.#cap = cap;
-    this.#keys = new Uint8Array(32 * cap);
-    this.#vals = new Uint8Array(n * cap);
-    this.#used = new Uint8Array(cap);
-    this.#count = 0;
-    for (let j = 0; j < oldCap; j++) {
-      if (oldUsed[j] === 0 || (keep !== null && keep[j] === 0)) continue;
-      const i = this.#slot(oldKeys, 32 * j);
-      this.#used[i] = 1;
-      this.#count++;
-      this.#keys.set(oldKeys.subarray(32 * j, 32 * j + 32), 32 * i);
-      this.#vals.set(oldVals.subarray(n * j, n * j + n), n * i);
-    }
+    const keys = new Uint8Array(32 * room);
+    keys.set(this.#keys.subarray(0, 32 * this.#count));
+    const vals = new Uint8Array(n * room);
+    vals.set(this.#vals.subarray(0, n * this.#count));
+    this.#keys = keys;
+    this.#vals = vals;
+    this.#reindex(room);
+  }
+
+  /** A fresh index with room for `need` entries at load ≤ MAX_LOAD (and no larger than that needs). */
+  #reindex(need: number): void {
+    let cap = MIN_CAP;
+    while (need > MAX_LOAD * cap) cap *= 2;
+    this.#index = new Int32Array(cap);
+    for (let e = 0; e < this.#count; e++) this.#index[this.#slot(this.#keys, 32 * e)] = e + 1;
   }
 }
 

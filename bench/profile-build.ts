@@ -4,9 +4,12 @@
  * rounds with the view disposed after each (as a long-running node would).
  *
  *   node --cpu-prof --conditions=source --import tsx bench/profile-build.ts [V1|V2] [rounds]
+ *   node --expose-gc --conditions=source --import tsx bench/profile-build.ts M
+ *     (memory: node bytes per validator from view.memory(), preimage-table
+ *     bytes per validator, and heap + array buffers per validator after gc)
  */
 import { configureThreads } from '@ssztree/hasher';
-import { boolean, byteVector, container, list, uint64 } from '@ssztree/types';
+import { boolean, byteVector, container, list, preimageBytes, uint64 } from '@ssztree/types';
 
 configureThreads(0);
 const NV = 2 ** 18;
@@ -43,6 +46,21 @@ const values = Array.from({ length: NV }, (_, i) => {
 });
 const bytes = Validators.serialize(values);
 const which = process.argv[2] ?? 'V2';
+if (which === 'M') {
+  const gc = (globalThis as { gc?: () => void }).gc as () => void;
+  const heap = () => {
+    gc();
+    gc();
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const base = heap() - preimageBytes();
+  const view = Validators.deserializeToView(bytes);
+  view.hashTreeRoot();
+  const total = heap() - base;
+  console.log(JSON.stringify({ nodeBytesPerValidator: view.memory().bytes / NV, preimageBytesPerValidator: preimageBytes() / NV, processBytesPerValidator: total / NV }));
+  process.exit(0);
+}
 const rounds = Number(process.argv[3] ?? 5);
 for (let r = 0; r < rounds; r++) {
   const t0 = performance.now();

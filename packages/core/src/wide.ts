@@ -154,34 +154,36 @@ export function scanLiveChunks(store: NodeStore, depth: number, index: number, v
 
 /**
  * `count` new unhashed wide leaves of inner depth `depth` from `rows` (each
- * row 32·2^depth bytes, back to back), copied a word at a time into the
- * pool's data pages: no view object per row. They are listed for the next
+ * row 32·2^depth bytes, back to back), copied into the
+ * pool's data pages (slot runs from `allocRuns`, one bulk copy per run):
+ * no view object or allocation call per row. They are listed for the next
  * flush exactly as `StoreCore.newWide` lists one; `out[at + i]` gets row i's id.
  */
 export function createWideRows(store: NodeStore, depth: number, rows: Uint8Array, count: number, out: NodeId[], at: number): void {
   if (!Number.isInteger(depth) || depth < 1 || depth > MAX_WIDE_DEPTH || !Number.isInteger(count) || count < 0 || count * (32 << depth) > rows.length) {
     throw new CoreError('BAD_INPUT', `wide rows: ${count} rows of inner depth ${depth} need ${count * (32 << depth)} bytes, got ${rows.length}`);
   }
-  if ((rows.byteOffset & 3) !== 0) {
-    // Unaligned rows: no word view; one copy per row.
-    for (let i = 0; i < count; i++) out[at + i] = store.newWide(depth, rows, i << 5 << depth);
-    return;
-  }
   const kind = KIND_WIDE_BASE + depth - 1;
   const pool = store.pools[kind]!;
-  const words = 8 << depth;
-  const src = new Int32Array(rows.buffer, rows.byteOffset, count * words);
+  const bytes = 32 << depth;
   const pending = store.widePending[depth]!;
-  for (let i = 0, s = 0; i < count; i++) {
-    const slot = pool.alloc();
-    const page = pool.d32[slot >>> pool.shift]!;
-    let d = (slot & pool.mask) * words;
-    for (let j = 0; j < words; j++) page[d++] = src[s++]!;
-    pool.setRc(slot, 0);
-    pool.setState(slot, FLAG_PENDING);
-    const id = (slot << 4) | kind;
-    pending.push(id);
-    out[at + i] = id;
+  // Slots in runs (whole free pages first, then fresh ones): one bulk copy per run, not one alloc per row.
+  const runs = pool.allocRuns(count);
+  let row = 0;
+  for (let r = 0; r < runs.length; r += 2) {
+    const start = runs[r]!;
+    const len = runs[r + 1]!;
+    const page = start >>> pool.shift;
+    pool.d8[page]!.set(rows.subarray(row * bytes, (row + len) * bytes), (start & pool.mask) * bytes);
+    const meta = pool.meta[page]!;
+    for (let slot = start; slot < start + len; slot++, row++) {
+      const m = (slot & pool.mask) * pool.stride;
+      meta[m + pool.rcAt] = 0;
+      meta[m + pool.stAt] = FLAG_PENDING;
+      const id = (slot << 4) | kind;
+      pending.push(id);
+      out[at + row] = id;
+    }
   }
   store.pendingEntries += count;
 }

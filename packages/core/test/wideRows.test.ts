@@ -34,7 +34,7 @@ describe('wideRows', () => {
     });
   }
 
-  it('unaligned rows take the per-row path with the same result', () => {
+  it('unaligned rows give the same result', () => {
     const store = new NodeStore();
     const data = rows(10, 3, 9, 1);
     expect(data.byteOffset & 3).toBe(1);

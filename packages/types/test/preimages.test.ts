@@ -77,6 +77,14 @@ describe('preimage tables', () => {
     expect(t.get(key(5), 0)).toBeNull();
   });
 
+  it('cost at most 96 bytes per pubkey after a bulk build (80 of entry, the rest index)', () => {
+    const store = new NodeStore();
+    const view = Validators.deserializeToView(Validators.serialize(validators(4096, 11)), store);
+    view.hashTreeRoot();
+    expect(table(store).size).toBe(4096);
+    expect(preimageBytes(store) / 4096).toBeLessThanOrEqual(96);
+  });
+
   it('are per store: another store neither sees nor keeps a store’s pubkeys', () => {
     const a = new NodeStore();
     const b = new NodeStore();

@@ -198,6 +198,8 @@ export class PreimageTable {
 const byStore = new WeakMap<NodeStore, Map<number, PreimageTable>>();
 /** Every table made, for `preimageBytes` (weak: a dropped store's tables are not kept alive here). */
 let all: WeakRef<PreimageTable>[] = [];
+/** Length of `all` after its last pruning. */
+let pruned = 0;
 
 /** The table of `store` for byte fields of `length` bytes. */
 export function preimages(store: NodeStore, length: number): PreimageTable {
@@ -208,6 +210,8 @@ export function preimages(store: NodeStore, length: number): PreimageTable {
     t = new PreimageTable(length, store);
     m.set(length, t);
     all.push(new WeakRef(t));
+    // Drop the refs of collected tables now and then, so a program making many stores keeps this list short.
+    if (all.length > 2 * pruned + 64) pruned = (all = all.filter((r) => r.deref() !== undefined)).length;
   }
   return t;
 }
@@ -225,6 +229,7 @@ export function preimageBytes(store?: NodeStore): number {
     return n;
   }
   all = all.filter((r) => r.deref() !== undefined);
+  pruned = all.length;
   for (const r of all) n += r.deref()?.byteLength ?? 0;
   return n;
 }

@@ -173,8 +173,18 @@ export class PreimageTable {
     else if (need > MAX_LOAD * this.#index.length) this.#reindex(need);
   }
 
-  /** Dense arrays of exactly `room` entries (≥ count), and an index to match. */
+  /**
+   * Dense arrays of `room` entries (≥ count), and an index to match. Arrays
+   * big enough and less than 4× too big are kept: a build that drops and
+   * remakes the same number of records reuses them instead of allocating
+   * (large buffers trigger full GCs).
+   */
   #resize(room: number): void {
+    const have = this.#keys.length / 32;
+    if (room <= have && 4 * room > have) {
+      this.#reindex(Math.max(room, this.#count));
+      return;
+    }
     const n = this.valueLength;
     const keys = new Uint8Array(32 * room);
     keys.set(this.#keys.subarray(0, 32 * this.#count));
@@ -189,7 +199,8 @@ export class PreimageTable {
   #reindex(need: number): void {
     let cap = MIN_CAP;
     while (need > MAX_LOAD * cap) cap *= 2;
-    this.#index = new Int32Array(cap);
+    if (cap === this.#index.length) this.#index.fill(0);
+    else this.#index = new Int32Array(cap);
     for (let e = 0; e < this.#count; e++) this.#index[this.#slot(this.#keys, 32 * e)] = e + 1;
   }
 }

@@ -335,7 +335,8 @@ async function main(): Promise<void> {
   }
 
   const lines: string[] = [];
-  lines.push(`Command: \`npm run bench:views -- --rounds ${rounds} --warmup ${warmup} --state-rounds ${stateRounds} --write\` (${new Date().toISOString().slice(0, 10)}).`);
+  const flags = only !== undefined ? ` --only ${only.join(',')}` : ' --write';
+  lines.push(`Command: \`npm run bench:views -- --rounds ${rounds} --warmup ${warmup} --state-rounds ${stateRounds}${flags}\` (${new Date().toISOString().slice(0, 10)}).`);
   lines.push(
     `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (threads off), @chainsafe/ssz on hashtree; load average at the start of the report ${loadavg()[0]!.toFixed(1)} (the machine is shared).`,
   );

@@ -161,6 +161,7 @@ describe('preimage tables', () => {
     const store = new NodeStore();
     const vals = validators(64, 3);
     const view = Validators.toView(vals, store);
+    const old = view.clone();
     const fresh = validators(1, 99)[0]?.pubkey as Uint8Array;
     view.get(5).pubkey = fresh;
     view.hashTreeRoot();
@@ -176,6 +177,8 @@ describe('preimage tables', () => {
     expect(Validators.deserialize(view.serialize())).toEqual(again);
     expect(toHex((again[5] as V).pubkey)).toBe(toHex(fresh));
     expect(again[6]).toEqual(vals[6]);
+    // The tree from before the write still holds (and reads) the old pubkey.
+    expect(old.toValue()).toEqual(vals);
     expect(Validators.hashTreeRoot(again)).toEqual(view.hashTreeRoot());
     // A pubkey leaf cut out of its record (a single-field read through the tree) keeps its preimage too.
     const leaf = store.getNodeAtDepth(store.getNodeAtDepth(store.left(view.rootNode), 40, 5), 3, 0);

@@ -21,6 +21,7 @@
  * timing, both sides' roots are compared.
  *
  * Usage: npm run bench:views -- [--rounds 5] [--warmup 1] [--state-rounds 3] [--write]
+ *        [--only V1,V2,S1,M]  (just these rows; M = the memory rows; not with --write)
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -296,8 +297,15 @@ async function main(): Promise<void> {
     E1: 'epoch: write loop (2^20 balances)',
     E2: 'epoch: commit + root',
   };
+  // --only: a subset of the rows (a quick paired look while optimising).
+  const only = arg('only')?.split(',');
+  if (only !== undefined) {
+    if (process.argv.includes('--write')) throw new Error('--only and --write do not go together');
+    for (const g of groups) g.workloads = g.workloads.filter((w) => only.includes(w));
+  }
   const samples: Record<string, { ours: number[]; peer: number[] }> = {};
   for (const g of groups) {
+    if (g.workloads.length === 0) continue;
     const ours = new RowProcess(script, 'ours', ['--max-old-space-size=8192']);
     const peer = new RowProcess(script, 'peer', ['--max-old-space-size=8192']);
     try {
@@ -321,12 +329,14 @@ async function main(): Promise<void> {
   }
   const memory: Record<string, Record<string, number>> = {};
   for (const who of ['ours', 'peer'] as const) {
+    if (only !== undefined && !only.includes('M')) break;
     const outText = execFileSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', '--conditions=source', script, 'memory', who], { encoding: 'utf8' });
     memory[who] = JSON.parse(outText.trim().split('\n').at(-1) as string) as Record<string, number>;
   }
 
   const lines: string[] = [];
-  lines.push(`Command: \`npm run bench:views -- --rounds ${rounds} --warmup ${warmup} --state-rounds ${stateRounds} --write\` (${new Date().toISOString().slice(0, 10)}).`);
+  const flags = only !== undefined ? ` --only ${only.join(',')}` : ' --write';
+  lines.push(`Command: \`npm run bench:views -- --rounds ${rounds} --warmup ${warmup} --state-rounds ${stateRounds}${flags}\` (${new Date().toISOString().slice(0, 10)}).`);
   lines.push(
     `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (threads off), @chainsafe/ssz on hashtree; load average at the start of the report ${loadavg()[0]!.toFixed(1)} (the machine is shared).`,
   );

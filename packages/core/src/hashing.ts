@@ -8,9 +8,10 @@
  * digest lands on the front half of the staging buffer), and the digests are
  * scattered back into the branches' hash pages with word copies.
  *
- * Wide leaves of one inner depth d are hashed together: their blocks are
- * copied into staging back to back and folded d times in place, one
- * `hashInto` per fold across all of them, leaving their roots contiguous.
+ * Wide leaves of one inner depth d are hashed together, in batches of up to
+ * 1 MiB of blocks: their blocks are copied into staging back to back and
+ * folded d times in place, one `hashInto` per fold across the batch, leaving
+ * their roots contiguous.
  *
  * Invariant: on return, no live node has dh > 0 or FLAG_PENDING, every
  * pending list is empty, and every dead entry's slot has been released to its
@@ -148,35 +149,42 @@ function flushLevel(store: NodeStore, list: IdList): void {
   list.shrink(1024);
 }
 
+/** Wide leaves hashed per batch: keeps the staging buffer at ~1 MiB however many are pending (a 2^18-record build would need 64 MiB at once). */
+const WIDE_BATCH_BYTES = 1 << 20;
+
 function flushWide(store: NodeStore, list: IdList, depth: number): void {
   const kind = 4 + depth - 1;
   const pool = store.pools[kind]!;
   const n = liveEntries(store, list, pool);
   const items = list.items;
   const words = 8 << depth;
-  const st8 = staging(store, 4 * words * n);
-  const st = new Int32Array(st8.buffer, 0, words * n);
+  const per = Math.max(1, Math.min(n, WIDE_BATCH_BYTES / (4 * words)));
+  const st8 = staging(store, 4 * words * per);
+  const st = new Int32Array(st8.buffer, 0, words * per);
   const shift = pool.shift;
   const mask = pool.mask;
 
-  for (let i = 0, d = 0; i < n; i++) {
-    const slot = items[i]! >>> 4;
-    const data = pool.d32[slot >>> shift]!;
-    const o = (slot & mask) * words;
-    for (let j = 0; j < words; j++) st[d++] = data[o + j]!;
-  }
+  for (let first = 0; first < n; first += per) {
+    const m = Math.min(per, n - first);
+    for (let i = first, d = 0; i < first + m; i++) {
+      const slot = items[i]! >>> 4;
+      const data = pool.d32[slot >>> shift]!;
+      const o = (slot & mask) * words;
+      for (let j = 0; j < words; j++) st[d++] = data[o + j]!;
+    }
 
-  let bytes = 4 * words * n;
-  for (let level = 0; level < depth; level++, bytes >>>= 1) {
-    hashInto(st8.subarray(0, bytes), st8.subarray(0, bytes >>> 1));
-  }
+    let bytes = 4 * words * m;
+    for (let level = 0; level < depth; level++, bytes >>>= 1) {
+      hashInto(st8.subarray(0, bytes), st8.subarray(0, bytes >>> 1));
+    }
 
-  for (let i = 0, s = 0; i < n; i++, s += 8) {
-    const slot = items[i]! >>> 4;
-    const w = pool.h32[slot >>> shift]!;
-    const o = (slot & mask) << 3;
-    for (let j = 0; j < 8; j++) w[o + j] = st[s + j]!;
-    pool.setState(slot, pool.state(slot) & ~FLAG_PENDING);
+    for (let i = first, s = 0; i < first + m; i++, s += 8) {
+      const slot = items[i]! >>> 4;
+      const w = pool.h32[slot >>> shift]!;
+      const o = (slot & mask) << 3;
+      for (let j = 0; j < 8; j++) w[o + j] = st[s + j]!;
+      pool.setState(slot, pool.state(slot) & ~FLAG_PENDING);
+    }
   }
   list.clear();
   list.shrink(1024);

@@ -17,7 +17,7 @@ import { getNode, getNodeAtDepth, iterateNodesAtDepth, setChunksAtDepth, setNode
 import { buildPartialTree } from './partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 import { StoreCore } from './store.js';
-import { createWide, readWideChunks, wideDepth } from './wide.js';
+import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
 
 function checkChunk(chunk: Uint8Array, offset: number, what: string): void {
   if (!(chunk instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + 32 > chunk.length) {
@@ -51,6 +51,17 @@ export class NodeStore extends StoreCore {
   opaque(hash: Uint8Array, offset = 0): NodeId {
     checkChunk(hash, offset, 'opaque');
     return this.float(this.newOpaque(hash, offset));
+  }
+
+  /**
+   * `count` wide leaves of inner depth `depth` (1..6) from `rows`, one row of
+   * 32·2^depth bytes each, back to back: `out[at + i]` gets row i's node. The
+   * bulk form of `wide` for many records (no view object per row).
+   */
+  wideRows(rows: Uint8Array, depth: number, count: number, out: NodeId[], at = 0): void {
+    if (!(rows instanceof Uint8Array)) throw new CoreError('BAD_INPUT', 'wideRows: rows must be a Uint8Array');
+    createWideRows(this, depth, rows, count, out, at);
+    for (let i = 0; i < count; i++) this.float(out[at + i]!);
   }
 
   /** A wide leaf: a subtree of 2..64 chunks (a power of two) stored as one record. */
@@ -119,6 +130,17 @@ export class NodeStore extends StoreCore {
   wideDepth(id: NodeId): number {
     this.check(id);
     return wideDepth(id);
+  }
+
+  /**
+   * Visits chunk `index` of every live wide leaf of inner depth `depth`
+   * (1..6), or the chunk of every live leaf (`depth` 0, `index` 0), floating
+   * nodes included. `bytes` is the store's own page: read it in `visit`,
+   * never keep or write it. For side tables keyed by chunks that must drop
+   * entries no live node refers to (types' preimage tables).
+   */
+  forEachLiveChunk(depth: number, index: number, visit: (bytes: Uint8Array, offset: number) => void): void {
+    scanLiveChunks(this, depth, index, visit);
   }
 
   /** The length held by a list node's right child. */

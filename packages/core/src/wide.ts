@@ -17,6 +17,7 @@ import { merkleize } from '@ssztree/hasher';
 import { buildFromChunks } from './build.js';
 import { CoreError } from './errors.js';
 import { KIND_LEAF, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
+import { FLAG_FREE, FLAG_PENDING } from './pool.js';
 import type { StoreCore as NodeStore } from './store.js';
 
 /** The inner depth of a wide leaf, or 0 if `id` is not one. */
@@ -126,4 +127,63 @@ export function wideInnerHash(store: NodeStore, id: NodeId, rel: number, pos: nu
   const span = 32 << (depth - rel);
   const o = b.offset + span * pos;
   return merkleize(b.data.subarray(o, o + span));
+}
+
+/**
+ * Calls `visit(bytes, offset)` with chunk `index` of every live wide leaf of
+ * inner depth `depth` (1..6), or with the chunk of every live leaf (`depth`
+ * 0, `index` 0). Live means allocated and not freed: floating nodes not yet
+ * swept count. `bytes` is the store's own page: read it inside `visit`, never
+ * keep it. Used by side tables keyed by chunks (types' preimages) to drop
+ * entries no live node refers to any more.
+ */
+export function scanLiveChunks(store: NodeStore, depth: number, index: number, visit: (bytes: Uint8Array, offset: number) => void): void {
+  if (!Number.isInteger(depth) || depth < 0 || depth > MAX_WIDE_DEPTH || !Number.isInteger(index) || index < 0 || index >= 1 << depth) {
+    throw new CoreError('BAD_INPUT', `scanLiveChunks: no chunk ${index} in a node of inner depth ${depth}`);
+  }
+  const pool = depth === 0 ? store.leaves : store.pools[KIND_WIDE_BASE + depth - 1]!;
+  const bytes = 32 << depth;
+  for (let slot = 0; slot < pool.top; slot++) {
+    if ((pool.state(slot) & FLAG_FREE) !== 0) continue;
+    const page = slot >>> pool.shift;
+    const off = slot & pool.mask;
+    if (depth === 0) visit(pool.h8[page]!, off << 5);
+    else visit(pool.d8[page]!, off * bytes + 32 * index);
+  }
+}
+
+/**
+ * `count` new unhashed wide leaves of inner depth `depth` from `rows` (each
+ * row 32·2^depth bytes, back to back), copied into the
+ * pool's data pages (slot runs from `allocRuns`, one bulk copy per run):
+ * no view object or allocation call per row. They are listed for the next
+ * flush exactly as `StoreCore.newWide` lists one; `out[at + i]` gets row i's id.
+ */
+export function createWideRows(store: NodeStore, depth: number, rows: Uint8Array, count: number, out: NodeId[], at: number): void {
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_WIDE_DEPTH || !Number.isInteger(count) || count < 0 || count * (32 << depth) > rows.length) {
+    throw new CoreError('BAD_INPUT', `wide rows: ${count} rows of inner depth ${depth} need ${count * (32 << depth)} bytes, got ${rows.length}`);
+  }
+  const kind = KIND_WIDE_BASE + depth - 1;
+  const pool = store.pools[kind]!;
+  const bytes = 32 << depth;
+  const pending = store.widePending[depth]!;
+  // Slots in runs (whole free pages first, then fresh ones): one bulk copy per run, not one alloc per row.
+  const runs = pool.allocRuns(count);
+  let row = 0;
+  for (let r = 0; r < runs.length; r += 2) {
+    const start = runs[r]!;
+    const len = runs[r + 1]!;
+    const page = start >>> pool.shift;
+    pool.d8[page]!.set(rows.subarray(row * bytes, (row + len) * bytes), (start & pool.mask) * bytes);
+    const meta = pool.meta[page]!;
+    for (let slot = start; slot < start + len; slot++, row++) {
+      const m = (slot & pool.mask) * pool.stride;
+      meta[m + pool.rcAt] = 0;
+      meta[m + pool.stAt] = FLAG_PENDING;
+      const id = (slot << 4) | kind;
+      pending.push(id);
+      out[at + row] = id;
+    }
+  }
+  store.pendingEntries += count;
 }

@@ -208,9 +208,11 @@ export abstract class SszType<V> implements Type<V> {
   /**
    * @internal The value whose root is the chunk at `chunks[offset]` (types
    * whose root is one chunk, and preimage-backed byte vectors): how packed
-   * records decode a field. Others throw `BAD_TREE`.
+   * records decode a field. Others throw `BAD_TREE`. `store` is the store
+   * the chunk was read from (preimage-backed fields look their bytes up in
+   * that store's table).
    */
-  _fromChunk(_chunks: Uint8Array, _dv: DataView, _offset: number): V {
+  _fromChunk(_chunks: Uint8Array, _dv: DataView, _offset: number, _store?: NodeStore): V {
     throw new SszError('BAD_TREE', `a ${this.typeName} cannot be read from one chunk`);
   }
 

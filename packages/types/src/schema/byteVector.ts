@@ -79,15 +79,16 @@ export class ByteVectorType extends SszType<Uint8Array> {
   }
   _fromNode(store: NodeStore, node: NodeId): Uint8Array {
     // Inside a packed record the field is a leaf holding its root.
-    if (this._preimageLength > 0 && store.kind(node) === 'leaf') return this._fromChunk(readChunk(store, node), NO_DV, 0);
+    if (this._preimageLength > 0 && store.kind(node) === 'leaf') return this._fromChunk(readChunk(store, node), NO_DV, 0, store);
     const chunks = readChunks(store, node, this.depth, Math.ceil(this.length / 32));
     checkPadding(chunks, this.length);
     return chunks.subarray(0, this.length);
   }
 
-  override _fromChunk(chunks: Uint8Array, _dv: DataView, offset: number): Uint8Array {
+  override _fromChunk(chunks: Uint8Array, _dv: DataView, offset: number, store?: NodeStore): Uint8Array {
     if (this._preimageLength > 0) {
-      const bytes = preimages(this.length).get(chunks, offset);
+      if (store === undefined) throw new SszError('BAD_TREE', `a ${this.length}-byte field's root needs its store to be read back`);
+      const bytes = preimages(store, this.length).get(chunks, offset);
       if (bytes === null) throw new SszError('BAD_TREE', `no known ${this.length}-byte preimage of a record's field root`);
       return bytes;
     }
@@ -100,7 +101,12 @@ export class ByteVectorType extends SszType<Uint8Array> {
   _chunkNode(value: Uint8Array, store: NodeStore): NodeId {
     const chunk = new Uint8Array(32);
     this._rootInto(value, chunk, 0);
-    if (this._preimageLength > 0) preimages(this.length).set(chunk, 0, value, 0);
+    if (this._preimageLength > 0) {
+      // Reserve before the insert: a compaction may only run while every recorded root is held by a node.
+      const table = preimages(store, this.length);
+      table.reserve(1);
+      table.set(chunk, 0, value, 0);
+    }
     return store.leaf(chunk);
   }
 

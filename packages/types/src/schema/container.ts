@@ -21,7 +21,7 @@ import { expectObject, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
 import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
-import { preimages } from '../tree/preimages.js';
+import { preimages, registerPreimagePosition } from '../tree/preimages.js';
 import type { PathSegment, PathStep } from '../view/proofs.js';
 import { containerViewClass, type FieldSlot } from '../view/container.js';
 import type { ContainerView } from '../view/types.js';
@@ -38,6 +38,13 @@ export type ContainerValue<F extends Fields> = { [K in keyof F]: ValueOf<F[K]> }
 interface FieldInfo extends CodegenField {
   readonly name: string;
   readonly type: SszType<unknown>;
+}
+
+/** Copies `len` bytes from `src[s]` to `dst[d]`, a 32-bit word at a time, then the tail byte by byte. */
+function copyBytes(src: DataView, s: number, dst: DataView, d: number, len: number): void {
+  let k = 0;
+  for (; k + 4 <= len; k += 4) dst.setUint32(d + k, src.getUint32(s + k, true), true);
+  for (; k < len; k++) dst.setUint8(d + k, src.getUint8(s + k));
 }
 
 export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> {
@@ -101,6 +108,8 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     this.codec = generateCodec(infos, this.fixedPartSize, this.fixedSize);
     const packable = infos.every((f) => f.basic || f.rootIsChunk || f.type._preimageLength > 0);
     this._recordDepth = this.fixedSize !== null && packable && this.depth >= 1 && this.depth <= 6 ? this.depth : 0;
+    // Preimage tables keep a root only while a live record holds it at one of these positions.
+    if (this._recordDepth > 0) infos.forEach((f, i) => f.type._preimageLength > 0 && registerPreimagePosition(f.type._preimageLength, this._recordDepth, i));
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): ContainerValue<F> {
@@ -216,13 +225,15 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     const nodes = new Array<NodeId>(values.length);
     const stride = 32 << this.depth;
     const wideFields = this.infos.map((info, index) => ({ info, index })).filter(({ info }) => info.type._preimageLength > 0);
+    // Reserve before any insert: a compaction may only run while every recorded root is held by a node.
+    for (const { info } of wideFields) preimages(store, info.type._preimageLength).reserve(values.length);
     try {
       this.eachBatch(values, (buf, first, count) => {
         for (const { info, index } of wideFields) {
-          const table = preimages(info.type._preimageLength);
+          const table = preimages(store, info.type._preimageLength);
           for (let i = 0; i < count; i++) table.set(buf, i * stride + 32 * index, (values[first + i] as Record<string, Uint8Array>)[info.name] as Uint8Array, 0);
         }
-        for (let i = 0; i < count; i++) nodes[first + i] = store.wide(buf.subarray(i * stride, (i + 1) * stride));
+        store.wideRows(buf, this.depth, count, nodes, first);
       });
     } catch (e) {
       this._rootsInto(values, new Uint8Array(32 * values.length), 0); // re-derives the error with its path
@@ -296,9 +307,14 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     const batch = batchSize(this.depth);
     const cap = Math.min(batch, count);
     const rows = (this.scratch = growScratch(this.scratch, stride * cap));
+    // Field bytes move through DataViews, four at a time (unaligned reads are fine there): the byte loops were the build's largest JS cost.
+    const rowsView = new DataView(rows.buffer, rows.byteOffset, rows.byteLength);
+    const dataView = new DataView(data.buffer, data.byteOffset, data.byteLength);
     const nodes = new Array<NodeId>(count);
     const infos = this.infos;
     let wideScratch: Uint8Array | null = null;
+    // Reserve before any insert: a compaction may only run while every recorded root is held by a node.
+    for (const f of infos) if (f.type._preimageLength > 0) preimages(store, f.type._preimageLength).reserve(count);
     for (let first = 0; first < count; first += batch) {
       const n = Math.min(batch, count - first);
       rows.fill(0, 0, stride * n);
@@ -311,16 +327,13 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
           wideScratch = growScratch(wideScratch, 64 * n);
           wideScratch.fill(0, 0, 64 * n);
           // Byte loops, not subarray copies: a typed-array view per row was the main GC cost (measured).
-          for (let e = 0; e < n; e++) {
-            const src = start + (first + e) * size + f.fixedPos;
-            const dst = 64 * e;
-            for (let b = 0; b < fs; b++) wideScratch[dst + b] = data[src + b] as number;
-          }
+          const wdv = new DataView(wideScratch.buffer, wideScratch.byteOffset, wideScratch.byteLength);
+          for (let e = 0; e < n; e++) copyBytes(dataView, start + (first + e) * size + f.fixedPos, wdv, 64 * e, fs);
           foldSubtrees(wideScratch, n, 1);
-          const table = preimages(wide);
+          const table = preimages(store, wide);
           for (let e = 0; e < n; e++) {
             const dst = e * stride + 32 * i;
-            for (let b = 0; b < 32; b++) rows[dst + b] = wideScratch[32 * e + b] as number;
+            copyBytes(wdv, 32 * e, rowsView, dst, 32);
             table.set(wideScratch, 32 * e, data, start + (first + e) * size + f.fixedPos);
           }
           continue;
@@ -337,11 +350,10 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
             const err = withPath(new SszError('BAD_BITS', `padding bits above bit ${(f.type as BitvectorType).length} are set`, src + fs - 1), f.segment, src);
             throw indexed ? withPath(err, `[${first + e}]`, src) : err;
           }
-          const dst = e * stride + 32 * i;
-          for (let b = 0; b < fs; b++) rows[dst + b] = data[src + b] as number;
+          copyBytes(dataView, src, rowsView, e * stride + 32 * i, fs);
         }
       }
-      for (let e = 0; e < n; e++) nodes[first + e] = store.wide(rows.subarray(e * stride, (e + 1) * stride));
+      store.wideRows(rows, this.depth, n, nodes, first);
     }
     return nodes;
   }
@@ -382,7 +394,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       for (let i = 0; i < infos.length; i++) {
         const f = infos[i] as FieldInfo;
         try {
-          out[f.name] = f.type._fromChunk(chunks, dv, 32 * i);
+          out[f.name] = f.type._fromChunk(chunks, dv, 32 * i, store);
         } catch (e) {
           throw withPath(e, f.segment);
         }

@@ -84,7 +84,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       if (this._depth > 0 && store.wideDepth(root) === this._depth) {
         // A packed record: decode the field from its chunk (cutting the wide leaf would make a leaf per read).
         const record = (this._record ??= store.wideChunks(root));
-        v = f.type._fromChunk(record, new DataView(record.buffer), 32 * i);
+        v = f.type._fromChunk(record, new DataView(record.buffer), 32 * i, store);
       } else v = f.type._fromNode(store, this._nodeAt(i));
       this._values[i] = v;
     }

@@ -1,0 +1,72 @@
+/**
+ * Profile driver for the build paths of issue #5 (ours only): List[Validator]
+ * of 2^18 from values (V1) and from bytes (V2), each to a view + root, a few
+ * rounds with the view disposed after each (as a long-running node would).
+ *
+ *   node --cpu-prof --conditions=source --import tsx bench/profile-build.ts [V1|V2] [rounds]
+ *   node --expose-gc --conditions=source --import tsx bench/profile-build.ts M
+ *     (memory: node bytes per validator from view.memory(), preimage-table
+ *     bytes per validator, and heap + array buffers per validator after gc)
+ */
+import { configureThreads } from '@ssztree/hasher';
+import { boolean, byteVector, container, list, preimageBytes, uint64 } from '@ssztree/types';
+
+configureThreads(0);
+const NV = 2 ** 18;
+const Validator = container(
+  {
+    pubkey: byteVector(48),
+    withdrawal_credentials: byteVector(32),
+    effective_balance: uint64,
+    slashed: boolean,
+    activation_eligibility_epoch: uint64,
+    activation_epoch: uint64,
+    exit_epoch: uint64,
+    withdrawable_epoch: uint64,
+  },
+  'Validator',
+);
+const Validators = list(Validator, 2 ** 40);
+const values = Array.from({ length: NV }, (_, i) => {
+  const pubkey = new Uint8Array(48);
+  pubkey[0] = i & 255;
+  pubkey[1] = (i >>> 8) & 255;
+  pubkey[2] = i >>> 16;
+  pubkey[47] = 0xaa;
+  return {
+    pubkey,
+    withdrawal_credentials: new Uint8Array(32).fill(i % 7),
+    effective_balance: 32_000_000_000n,
+    slashed: false,
+    activation_eligibility_epoch: BigInt(i),
+    activation_epoch: BigInt(i >>> 3),
+    exit_epoch: 2n ** 64n - 1n,
+    withdrawable_epoch: 2n ** 64n - 1n,
+  };
+});
+const bytes = Validators.serialize(values);
+const which = process.argv[2] ?? 'V2';
+if (which === 'M') {
+  const gc = (globalThis as { gc?: () => void }).gc as () => void;
+  const heap = () => {
+    gc();
+    gc();
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
+  const base = heap() - preimageBytes();
+  const view = Validators.deserializeToView(bytes);
+  view.hashTreeRoot();
+  const total = heap() - base;
+  console.log(JSON.stringify({ nodeBytesPerValidator: view.memory().bytes / NV, preimageBytesPerValidator: preimageBytes() / NV, processBytesPerValidator: total / NV }));
+  process.exit(0);
+}
+const rounds = Number(process.argv[3] ?? 5);
+for (let r = 0; r < rounds; r++) {
+  const t0 = performance.now();
+  const view = which === 'V1' ? Validators.toView(values) : Validators.deserializeToView(bytes);
+  view.hashTreeRoot();
+  const t1 = performance.now();
+  view.dispose();
+  console.log(which, r, (t1 - t0).toFixed(1), 'ms');
+}

@@ -20,7 +20,10 @@
  * one seeded generator, so both sides write the very same values; before
  * timing, both sides' roots are compared.
  *
- * Usage: npm run bench:views -- [--rounds 5] [--warmup 1] [--state-rounds 3] [--write]
+ * Usage: npm run bench:views -- [--rounds 5] [--warmup 1] [--state-rounds 3] [--only validators|state] [--no-memory] [--write]
+ *
+ * `--only` runs one group of rows and `--no-memory` skips the memory rows
+ * (quick paired looks while optimising; `--write` wants the full report).
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -297,7 +300,12 @@ async function main(): Promise<void> {
     E2: 'epoch: commit + root',
   };
   const samples: Record<string, { ours: number[]; peer: number[] }> = {};
+  const only = arg('only');
+  if (process.argv.includes('--write') && (only !== undefined || process.argv.includes('--no-memory'))) {
+    throw new Error('--write records the full report: drop --only and --no-memory');
+  }
   for (const g of groups) {
+    if (only !== undefined && g.title !== only) continue;
     const ours = new RowProcess(script, 'ours', ['--max-old-space-size=8192']);
     const peer = new RowProcess(script, 'peer', ['--max-old-space-size=8192']);
     try {
@@ -320,7 +328,7 @@ async function main(): Promise<void> {
     }
   }
   const memory: Record<string, Record<string, number>> = {};
-  for (const who of ['ours', 'peer'] as const) {
+  for (const who of process.argv.includes('--no-memory') ? [] : (['ours', 'peer'] as const)) {
     const outText = execFileSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', '--conditions=source', script, 'memory', who], { encoding: 'utf8' });
     memory[who] = JSON.parse(outText.trim().split('\n').at(-1) as string) as Record<string, number>;
   }

@@ -15,9 +15,10 @@
  */
 import { readHashRaw } from './build.js';
 import { CoreError } from './errors.js';
-import { type Gindex, gindexBits } from './gindex.js';
+import { checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import type { NodeId } from './ids.js';
-import { getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, setChunksAtDepth, setNodeByBits, setNodesAtDepth } from './navigate.js';
+import { KIND_LEAF, KIND_WIDE_BASE, KIND_ZERO } from './ids.js';
+import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setChunksAtDepth, setNodeByBits, setNodesAtDepth, setWidesAtDepth } from './navigate.js';
 import { defaultStore, type NodeStore } from './nodeStore.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 
@@ -111,6 +112,49 @@ export class Tree implements Disposable {
 
   setNodesAtDepth(depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>): void {
     this.replace(setNodesAtDepth(this.store, this.live.root, depth, indices, nodes));
+  }
+
+  /**
+   * Copies the 2^`innerDepth` chunks of the subtree at position `index` of
+   * level `depth` into `out` (as 32-bit words) from word `wordOffset`, when
+   * that subtree is stored as one record: a wide leaf of that inner depth,
+   * a leaf (`innerDepth` 0) or a zero subtree. Makes no node and allocates
+   * nothing (the hot read of packed views); returns false, copying nothing,
+   * when the subtree is stored another way (the caller then reads it
+   * through `getNodeAtDepth`).
+   */
+  chunkWordsAtDepthInto(depth: number, index: number, innerDepth: number, out: Int32Array, wordOffset: number): boolean {
+    checkDepth(depth, 0, Math.min(53, MAX_PATH_DEPTH));
+    checkIndex(depth, index);
+    const words = 8 << innerDepth;
+    if (!Number.isInteger(wordOffset) || wordOffset < 0 || wordOffset + words > out.length) {
+      throw new CoreError('BAD_INPUT', `chunkWordsAtDepthInto: no room for ${words} words at ${wordOffset}`);
+    }
+    const node = findAtDepth(this.store, this.live.root, depth, index);
+    if (node < 0) return false;
+    const kind = node & 15;
+    if (kind === KIND_ZERO && node >>> 4 === innerDepth) {
+      out.fill(0, wordOffset, wordOffset + words);
+      return true;
+    }
+    const pool = this.store.pools[kind]!;
+    const slot = node >>> 4;
+    let src: Int32Array;
+    if (innerDepth === 0 && kind === KIND_LEAF) src = pool.h32[slot >>> pool.shift]!;
+    else if (innerDepth > 0 && kind === KIND_WIDE_BASE + innerDepth - 1) src = pool.d32[slot >>> pool.shift]!;
+    else return false;
+    const from = (slot & pool.mask) * words;
+    for (let w = 0; w < words; w++) out[wordOffset + w] = src[from + w]!;
+    return true;
+  }
+
+  /**
+   * Writes new wide leaves of inner depth `innerDepth` at strictly ascending
+   * `indices` of level `depth`, the i-th made from `data` at byte offset
+   * offsets[i] (no floating nodes: the batch links them as it makes them).
+   */
+  setWidesAtDepth(depth: number, indices: ArrayLike<number>, innerDepth: number, data: Uint8Array, offsets: ArrayLike<number>): void {
+    this.replace(setWidesAtDepth(this.store, this.live.root, depth, indices, innerDepth, data, offsets));
   }
 
   /** Writes `chunks` (32 bytes per index) as leaves at `indices` of level `depth`, ascending. */

@@ -353,7 +353,7 @@ export function findAtDepth(store: NodeStore, root: NodeId, depth: number, index
  * positions indices[i] (strictly ascending) of level `depth`, the i-th made
  * from `data` at byte offset offsets[i]. The wide leaves are made here, not
  * floated: each is linked by the new branches (or freed by the next sweep
- * if the write fails part way).
+ * if the write fails part way). `created`, when given, receives their ids.
  */
 export function setWidesAtDepth(
   store: NodeStore,
@@ -363,6 +363,7 @@ export function setWidesAtDepth(
   innerDepth: number,
   data: Uint8Array,
   offsets: ArrayLike<number>,
+  created?: NodeId[],
 ): NodeId {
   checkDepth(depth, 0, MAX_PATH_DEPTH);
   checkDepth(innerDepth, 1, MAX_WIDE_DEPTH);
@@ -378,6 +379,7 @@ export function setWidesAtDepth(
   return guarded(store, depth, () => {
     const nodes = new Array<NodeId>(n);
     for (let i = 0; i < n; i++) nodes[i] = store.newWide(innerDepth, data, offsets[i]!);
+    if (created !== undefined) for (let i = 0; i < n; i++) created[i] = nodes[i]!;
     return writeBatch(store, root, depth, { indices, nodes, chunks: undefined }, 0, n, 0);
   });
 }

@@ -335,6 +335,32 @@ export class StoreCore {
     if (pool.rc(slot) === 0 && (pool.state(slot) & FLAG_FREE) === 0) this.freeCascade(id);
   }
 
+  /**
+   * Copies the 2^`innerDepth` chunks of a node stored as one record — a
+   * wide leaf of that inner depth, a leaf (`innerDepth` 0) or the zero
+   * subtree of that depth — into `out` from word `wordOffset`, and returns
+   * true; returns false, copying nothing, for any other node. Internal: `id`
+   * must be live and `out` long enough (packed views' page reads).
+   */
+  recordWordsInto(id: NodeId, innerDepth: number, out: Int32Array, wordOffset: number): boolean {
+    const kind = id & 15;
+    const words = 8 << innerDepth;
+    if (kind === KIND_ZERO) {
+      if (id >>> 4 !== innerDepth) return false;
+      out.fill(0, wordOffset, wordOffset + words);
+      return true;
+    }
+    const pool = this.pools[kind]!;
+    const slot = id >>> 4;
+    let src: Int32Array;
+    if (innerDepth === 0 && kind === KIND_LEAF) src = pool.h32[slot >>> pool.shift]!;
+    else if (innerDepth > 0 && kind === KIND_WIDE_BASE + innerDepth - 1) src = pool.d32[slot >>> pool.shift]!;
+    else return false;
+    const from = (slot & pool.mask) * words;
+    for (let w = 0; w < words; w++) out[wordOffset + w] = src[from + w]!;
+    return true;
+  }
+
   /** True when a chunk node holds the 32 bytes at `bytes[offset]`. */
   sameBytes(id: NodeId, bytes: Uint8Array, offset: number): boolean {
     const pool = this.pools[id & 15]!;

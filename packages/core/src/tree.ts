@@ -17,7 +17,6 @@ import { readHashRaw } from './build.js';
 import { CoreError } from './errors.js';
 import { checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import type { NodeId } from './ids.js';
-import { KIND_LEAF, KIND_WIDE_BASE, KIND_ZERO } from './ids.js';
 import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setChunksAtDepth, setNodeByBits, setNodesAtDepth, setWidesAtDepth } from './navigate.js';
 import { defaultStore, type NodeStore } from './nodeStore.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
@@ -131,30 +130,33 @@ export class Tree implements Disposable {
       throw new CoreError('BAD_INPUT', `chunkWordsAtDepthInto: no room for ${words} words at ${wordOffset}`);
     }
     const node = findAtDepth(this.store, this.live.root, depth, index);
-    if (node < 0) return false;
-    const kind = node & 15;
-    if (kind === KIND_ZERO && node >>> 4 === innerDepth) {
-      out.fill(0, wordOffset, wordOffset + words);
-      return true;
-    }
-    const pool = this.store.pools[kind]!;
-    const slot = node >>> 4;
-    let src: Int32Array;
-    if (innerDepth === 0 && kind === KIND_LEAF) src = pool.h32[slot >>> pool.shift]!;
-    else if (innerDepth > 0 && kind === KIND_WIDE_BASE + innerDepth - 1) src = pool.d32[slot >>> pool.shift]!;
-    else return false;
-    const from = (slot & pool.mask) * words;
-    for (let w = 0; w < words; w++) out[wordOffset + w] = src[from + w]!;
-    return true;
+    return node >= 0 && this.store.recordWordsInto(node, innerDepth, out, wordOffset);
+  }
+
+  /**
+   * The node at position `index` of level `depth` when the path to it runs
+   * through branches and zero subtrees only, else -1 (a leaf or wide leaf
+   * ends the path above it). Nothing is made and nothing is floated: the id
+   * is held by this handle's current root, so it stays valid until the
+   * handle's root changes (a write, `rootNode =`, dispose). Packed views
+   * keep these ids in a page table and read pages with
+   * `store.recordWordsInto`.
+   */
+  recordAtDepth(depth: number, index: number): NodeId {
+    checkDepth(depth, 0, Math.min(53, MAX_PATH_DEPTH));
+    checkIndex(depth, index);
+    return findAtDepth(this.store, this.live.root, depth, index);
   }
 
   /**
    * Writes new wide leaves of inner depth `innerDepth` at strictly ascending
    * `indices` of level `depth`, the i-th made from `data` at byte offset
    * offsets[i] (no floating nodes: the batch links them as it makes them).
+   * `created`, when given, receives the new wide leaves' ids (created[i] at
+   * indices[i]), so a caller can keep its page table current.
    */
-  setWidesAtDepth(depth: number, indices: ArrayLike<number>, innerDepth: number, data: Uint8Array, offsets: ArrayLike<number>): void {
-    this.replace(setWidesAtDepth(this.store, this.live.root, depth, indices, innerDepth, data, offsets));
+  setWidesAtDepth(depth: number, indices: ArrayLike<number>, innerDepth: number, data: Uint8Array, offsets: ArrayLike<number>, created?: NodeId[]): void {
+    this.replace(setWidesAtDepth(this.store, this.live.root, depth, indices, innerDepth, data, offsets, created));
   }
 
   /** Writes `chunks` (32 bytes per index) as leaves at `indices` of level `depth`, ascending. */

@@ -11,7 +11,7 @@
 import { NodeStore } from '@ssztree/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boolean, list, toHex, uint8, uint16, uint64, vector } from '../src/index.js';
+import { type BasicArray, boolean, list, type ListBasicType, toHex, uint8, uint16, uint64, vector, type VectorBasicType } from '../src/index.js';
 
 type Op = { kind: 'set'; at: number; value: number } | { kind: 'restore'; at: number } | { kind: 'get'; at: number } | { kind: 'push'; value: number } | { kind: 'commit' };
 
@@ -29,7 +29,7 @@ const ops = (maxIndex: number) =>
 
 /** Runs `script` on a view of `initial` and on a model array; checks reads and roots as it goes. */
 function check<V>(
-  type: ReturnType<typeof list<V>> | ReturnType<typeof vector<V>>,
+  type: ListBasicType<V, BasicArray<V>> | VectorBasicType<V, BasicArray<V>>,
   initial: V[],
   script: Op[],
   make: (seed: number, at: number) => V,
@@ -37,7 +37,7 @@ function check<V>(
   viewOf?: (store: NodeStore) => unknown,
 ): void {
   const store = new NodeStore();
-  const arrayOf = (values: V[]) => (type.elementType as unknown as { _arrayFrom(v: V[]): never })._arrayFrom(values);
+  const arrayOf = (values: V[]) => type.elementType._arrayFrom(values);
   // biome-ignore lint: the view's element type is V; the test drives it dynamically.
   const view: any = viewOf ? viewOf(store) : type.toView(arrayOf(initial), store);
   const model = initial.slice();

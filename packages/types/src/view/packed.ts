@@ -82,6 +82,15 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #words: Int32Array;
   #orig: Int32Array;
   #top = 0;
+  /**
+   * Page table: id + 1 of each committed page's node (0: not looked up
+   * yet), so a page is read without walking the tree. The ids are held by
+   * `_tree`'s root, which only `_flush` changes, and `_flush` writes the new
+   * pages' ids in. Null when pages are not wide leaves below the root.
+   */
+  #pageIds: Int32Array | null = null;
+  readonly #useTable: boolean;
+  readonly #created: NodeId[] = [];
   /** One committed page cached for reads (-1: none); dropped at every flush. */
   #readPage = -1;
   readonly #read: Uint8Array;
@@ -101,6 +110,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#perPage = this.#pageBytes / elem.byteLength;
     this.#pageLevel = shape.offsetDepth + shape.chunkDepth - shape.pageDepth;
     this.#length = this.#committedLength = length;
+    this.#useTable = shape.pageDepth > 0 && this.#pageLevel > 0;
     this.#slab = new Uint8Array(this.#pageBytes * 8);
     this.#dv = new DataView(this.#slab.buffer);
     this.#words = new Int32Array(this.#slab.buffer);
@@ -122,10 +132,31 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /** Copies committed page p into `out` from word `wordOffset` (no allocation when the page is one record, as views write them). */
   #loadCommitted(p: number, out: Int32Array, wordOffset: number): void {
     const depth = this.#shape.pageDepth;
+    if (this.#useTable) {
+      const table = this.#table(p);
+      let id = table[p]! - 1;
+      if (id < 0) {
+        id = this._tree.recordAtDepth(this.#pageLevel, p);
+        if (id >= 0) table[p] = id + 1;
+      }
+      if (id >= 0 && this._tree.store.recordWordsInto(id, depth, out, wordOffset)) return;
+    }
     if (this._tree.chunkWordsAtDepthInto(this.#pageLevel, p, depth, out, wordOffset)) return;
     const node = this.#pageLevel === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this.#pageLevel, p);
     const bytes = readChunks(this._tree.store, node, depth, 1 << depth);
     out.set(new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2), wordOffset);
+  }
+
+  /** The page table, long enough for page p (grown by doubling: lists push). */
+  #table(p: number): Int32Array {
+    let table = this.#pageIds;
+    if (table === null || p >= table.length) {
+      const pages = Math.ceil(Math.max(this.#length, 1) / this.#perPage);
+      const bigger = new Int32Array(Math.max(p + 1, pages, table === null ? 0 : 2 * table.length));
+      if (table !== null) bigger.set(table);
+      this.#pageIds = table = bigger;
+    }
+    return table;
   }
 
   /** Byte offset of page p's working copy in the slab, or -1 when p is not dirty. */
@@ -254,7 +285,13 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
         this._tree.rootNode = this.#shape.pageDepth === 0 ? store.leaf(bytes) : store.wide(bytes);
       } else if (this.#shape.pageDepth === 0) {
         this._tree.setNodesAtDepth(this.#pageLevel, indices, offsets.map((at) => store.leaf(this.#slab, at)));
-      } else this._tree.setWidesAtDepth(this.#pageLevel, indices, this.#shape.pageDepth, this.#slab, offsets);
+      } else {
+        const created = this.#created;
+        this._tree.setWidesAtDepth(this.#pageLevel, indices, this.#shape.pageDepth, this.#slab, offsets, created);
+        const table = this.#table(indices[indices.length - 1] as number);
+        for (let k = 0; k < indices.length; k++) table[indices[k] as number] = (created[k] as number) + 1;
+        created.length = 0;
+      }
     }
     if (this.#length !== this.#committedLength) {
       this._tree.setChunk(3, lengthChunk(this.#length));

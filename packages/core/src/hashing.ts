@@ -148,31 +148,86 @@ function flushLevel(store: NodeStore, list: IdList): void {
   list.shrink(1024);
 }
 
+/** Wide leaves in a run of consecutive slots of one data page at least this long are hashed straight from the page. */
+const DIRECT_RUN = 64;
+/** Item positions of the copied blocks of a wide flush (grown as needed). */
+let pendingCopy = new Int32Array(1024);
+
+/** The end of the run of consecutive slots (within one data page) that starts at items[i]. */
+function runEnd(items: Int32Array, i: number, n: number, mask: number): number {
+  const slot = items[i]! >>> 4;
+  let end = i + 1;
+  while (end < n && items[end]! >>> 4 === slot + (end - i) && ((slot + (end - i)) & mask) !== 0) end++;
+  return end;
+}
+
 function flushWide(store: NodeStore, list: IdList, depth: number): void {
   const kind = 4 + depth - 1;
   const pool = store.pools[kind]!;
   const n = liveEntries(store, list, pool);
   const items = list.items;
   const words = 8 << depth;
-  const st8 = staging(store, 4 * words * n);
-  const st = new Int32Array(st8.buffer, 0, words * n);
+  const blockBytes = 4 * words;
   const shift = pool.shift;
   const mask = pool.mask;
+  const half = blockBytes >>> 1;
+  // Staging: every item's half-folded block first (n * half bytes), then the blocks that are copied.
+  let copies = 0;
+  for (let i = 0; i < n; ) {
+    const end = runEnd(items, i, n, mask);
+    if (end - i < DIRECT_RUN) copies += end - i;
+    i = end;
+  }
+  const st8 = staging(store, half * n + blockBytes * copies);
+  const st = new Int32Array(st8.buffer, 0, st8.byteLength >>> 2);
+  if (pendingCopy.length < copies) pendingCopy = new Int32Array(Math.max(copies, 2 * pendingCopy.length));
 
-  for (let i = 0, d = 0; i < n; i++) {
+  // First fold: runs of consecutive slots (bulk writes allocate them so) are hashed straight from the
+  // data page into staging, one call per run; the rest are copied into staging first. Either way, item
+  // i's half-folded block lands at staging[i * blockBytes / 2].
+  let i = 0;
+  let copied = 0;
+  while (i < n) {
     const slot = items[i]! >>> 4;
-    const data = pool.d32[slot >>> shift]!;
-    const o = (slot & mask) * words;
-    for (let j = 0; j < words; j++) st[d++] = data[o + j]!;
+    const end = runEnd(items, i, n, mask);
+    if (end - i >= DIRECT_RUN) {
+      const data = pool.d8[slot >>> shift]!;
+      const o = (slot & mask) * blockBytes;
+      hashInto(data.subarray(o, o + (end - i) * blockBytes), st8.subarray(i * half, end * half));
+      i = end;
+      continue;
+    }
+    // Copied blocks go to the far end of staging (past every half-folded slot), folded below.
+    for (; i < end; i++) {
+      const s = items[i]! >>> 4;
+      const d32 = pool.d32[s >>> shift]!;
+      const from = (s & mask) * words;
+      const to = (words >>> 1) * n + copied * words;
+      for (let j = 0; j < words; j++) st[to + j] = d32[from + j]!;
+      pendingCopy[copied++] = i;
+    }
+  }
+  if (copied > 0) {
+    // Fold the copied blocks in place, then move each half-folded block down to its item's place
+    // (every destination lies below `base`, every source at or above it).
+    const base = half * n;
+    hashInto(st8.subarray(base, base + copied * blockBytes), st8.subarray(base, base + copied * half));
+    const hw = words >>> 1;
+    for (let k = 0; k < copied; k++) {
+      const item = pendingCopy[k]!;
+      const from = (base >>> 2) + k * hw;
+      const to = item * hw;
+      if (from !== to) for (let j = 0; j < hw; j++) st[to + j] = st[from + j]!;
+    }
   }
 
-  let bytes = 4 * words * n;
-  for (let level = 0; level < depth; level++, bytes >>>= 1) {
+  let bytes = half * n;
+  for (let level = 1; level < depth; level++, bytes >>>= 1) {
     hashInto(st8.subarray(0, bytes), st8.subarray(0, bytes >>> 1));
   }
 
-  for (let i = 0, s = 0; i < n; i++, s += 8) {
-    const slot = items[i]! >>> 4;
+  for (let k = 0, s = 0; k < n; k++, s += 8) {
+    const slot = items[k]! >>> 4;
     const w = pool.h32[slot >>> shift]!;
     const o = (slot & mask) << 3;
     for (let j = 0; j < 8; j++) w[o + j] = st[s + j]!;

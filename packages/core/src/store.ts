@@ -214,7 +214,9 @@ export class StoreCore {
     const page = slot >>> pool.shift;
     const off = slot & pool.mask;
     const bytes = 32 << depth;
-    pool.d8[page]!.set(data.subarray(offset, offset + bytes), off * bytes);
+    const d8 = pool.d8[page]!;
+    // A byte loop, not set(subarray()): no view object per wide leaf (bulk writes make tens of thousands).
+    for (let i = 0, o = off * bytes; i < bytes; i++) d8[o + i] = data[offset + i]!;
     pool.setRc(slot, 0);
     pool.setState(slot, FLAG_PENDING);
     const id = (slot << 4) | kind;

@@ -259,7 +259,11 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   _flush(): void {
     const dirty = this.#dirty;
     if (dirty.size === 0 && this.#length === this.#committedLength) return;
-    const pages = Float64Array.from(dirty.keys()).sort();
+    const pages = Float64Array.from(dirty.keys());
+    // Pages dirtied in order (a sweep over the whole list) need no sort.
+    let sorted = true;
+    for (let j = 1; j < pages.length && sorted; j++) sorted = pages[j - 1]! < pages[j]!;
+    if (!sorted) pages.sort();
     const indices: number[] = [];
     const offsets: number[] = [];
     const words = this.#words;

@@ -378,7 +378,13 @@ export function setWidesAtDepth(
   }
   return guarded(store, depth, () => {
     const nodes = new Array<NodeId>(n);
-    for (let i = 0; i < n; i++) nodes[i] = store.newWide(innerDepth, data, offsets[i]!);
+    // Word copies when the data and every offset are 4-byte aligned (a view's slab always is).
+    let aligned = data.byteOffset % 4 === 0;
+    for (let i = 0; i < n && aligned; i++) aligned = offsets[i]! % 4 === 0;
+    if (aligned) {
+      const words = new Int32Array(data.buffer, data.byteOffset, data.length >>> 2);
+      for (let i = 0; i < n; i++) nodes[i] = store.newWideFromWords(innerDepth, words, offsets[i]! >>> 2);
+    } else for (let i = 0; i < n; i++) nodes[i] = store.newWide(innerDepth, data, offsets[i]!);
     if (created !== undefined) for (let i = 0; i < n; i++) created[i] = nodes[i]!;
     return writeBatch(store, root, depth, { indices, nodes, chunks: undefined }, 0, n, 0);
   });

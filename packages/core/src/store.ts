@@ -225,6 +225,22 @@ export class StoreCore {
     return id;
   }
 
+  /** `newWide` from 32-bit words at `words[offset]` (word copies: bulk page writes). Internal. */
+  newWideFromWords(depth: number, words: Int32Array, offset: number): NodeId {
+    const kind = KIND_WIDE_BASE + depth - 1;
+    const pool = this.pools[kind]!;
+    const slot = pool.alloc();
+    const n = 8 << depth;
+    const d32 = pool.d32[slot >>> pool.shift]!;
+    for (let i = 0, o = (slot & pool.mask) * n; i < n; i++) d32[o + i] = words[offset + i]!;
+    pool.setRc(slot, 0);
+    pool.setState(slot, FLAG_PENDING);
+    const id = (slot << 4) | kind;
+    this.widePending[depth]!.push(id);
+    this.pendingEntries++;
+    return id;
+  }
+
   // --------------------------------------------------------------- reading
 
   /** Left child of a branch or of a zero subtree of depth > 0. */

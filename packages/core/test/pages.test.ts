@@ -149,3 +149,22 @@ describe('flushing many wide leaves', () => {
     tree.dispose();
   });
 });
+
+describe('setWidesAtDepth from unaligned bytes', () => {
+  it('copies bytes (not words) and gives the same root', () => {
+    const store = new NodeStore();
+    const pageBytes = 64;
+    const bytes = randomBytes(5 * pageBytes + 1, 5);
+    const unaligned = bytes.subarray(1);
+    const a = Tree.zero(6, store);
+    const b = Tree.zero(6, store);
+    a.setWidesAtDepth(5, [1, 4, 9, 20, 31], 1, unaligned, [0, 64, 128, 192, 256]);
+    b.setWidesAtDepth(5, [1, 4, 9, 20, 31], 1, unaligned.slice(), [0, 64, 128, 192, 256]);
+    expect(hex(a.root)).toBe(hex(b.root));
+    const model = new Uint8Array(64 * 32);
+    [1, 4, 9, 20, 31].forEach((p, k) => model.set(unaligned.subarray(64 * k, 64 * k + 64), 64 * p));
+    expect(hex(a.root)).toBe(hex(merkleize(model, 64)));
+    a.dispose();
+    b.dispose();
+  });
+});

@@ -10,6 +10,9 @@
  * state build), through the inspector.
  *
  * The workloads are bench/views.ts's, same schemas and seeded inputs.
+ * Each phase reports wall time and the process's CPU time (user + system,
+ * all threads): on a shared, overloaded machine CPU time is the steadier
+ * of the two (it leaves out time spent waiting for a core).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -78,8 +81,16 @@ const blocks = arg('blocks', 200);
 const epochs = arg('epochs', 3);
 let writeMs = 0;
 let commitMs = 0;
+let writeCpu = 0;
+let commitCpu = 0;
+/** Process CPU time in ms. */
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 for (let b = 0; b < blocks; b++) {
   const r = prng(1000 + b);
+  const c0 = cpu();
   const t0 = performance.now();
   for (let k = 0; k < 1024; k++) state.balances.set(Math.floor(r() * NS), BigInt(Math.floor(r() * 2 ** 35)));
   for (let k = 0; k < 128; k++) {
@@ -88,24 +99,33 @@ for (let b = 0; b < blocks; b++) {
     v.slashed = true;
   }
   const t1 = performance.now();
+  const c1 = cpu();
   state.hashTreeRoot();
   const t2 = performance.now();
+  const c2 = cpu();
   if (b >= 10) {
     writeMs += t1 - t0;
     commitMs += t2 - t1;
+    writeCpu += c1 - c0;
+    commitCpu += c2 - c1;
   }
 }
 const n = Math.max(1, blocks - 10);
-console.log(`block: write ${(writeMs / n).toFixed(2)} ms, commit+root ${(commitMs / n).toFixed(2)} ms (mean of ${n})`);
+console.log(
+  `block: write ${(writeMs / n).toFixed(2)} ms (cpu ${(writeCpu / n).toFixed(2)}), commit+root ${(commitMs / n).toFixed(2)} ms (cpu ${(commitCpu / n).toFixed(2)}) (mean of ${n})`,
+);
 for (let e = 0; e < epochs; e++) {
   const add = BigInt(e + 1);
+  const c0 = cpu();
   const t0 = performance.now();
   const bal = state.balances;
   for (let i = 0; i < NS; i++) bal.set(i, 32_000_000_000n + add + BigInt(i & 1023));
   const t1 = performance.now();
+  const c1 = cpu();
   state.hashTreeRoot();
   const t2 = performance.now();
-  console.log(`epoch ${e}: write ${(t1 - t0).toFixed(1)} ms, commit+root ${(t2 - t1).toFixed(1)} ms`);
+  const c2 = cpu();
+  console.log(`epoch ${e}: write ${(t1 - t0).toFixed(1)} ms (cpu ${(c1 - c0).toFixed(1)}), commit+root ${(t2 - t1).toFixed(1)} ms (cpu ${(c2 - c1).toFixed(1)})`);
 }
 if (session) {
   const { profile } = await session.post('Profiler.stop');

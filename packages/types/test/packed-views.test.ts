@@ -11,7 +11,7 @@
 import { NodeStore } from '@ssztree/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BasicArray, boolean, list, type ListBasicType, toHex, uint8, uint16, uint64, vector, type VectorBasicType } from '../src/index.js';
+import { type BasicArray, boolean, container, list, type ListBasicType, toHex, uint8, uint16, uint64, vector, type VectorBasicType } from '../src/index.js';
 
 type Op = { kind: 'set'; at: number; value: number } | { kind: 'restore'; at: number } | { kind: 'get'; at: number } | { kind: 'push'; value: number } | { kind: 'commit' };
 
@@ -105,6 +105,30 @@ describe('packed views agree with a model', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('the largest limits: packed pages 49 levels deep, composite elements 54 deep (the general walk)', () => {
+    const balances = list(uint64, Number.MAX_SAFE_INTEGER);
+    const make = (seed: number, at: number) => BigInt(at + seed * 1000);
+    fc.assert(
+      fc.property(fc.nat(100), ops(120), (n, script) => {
+        check(balances, Array.from({ length: n }, (_, i) => make(0, i)), script, make, true);
+      }),
+      { numRuns: 30 },
+    );
+    const Item = container({ a: uint64, b: boolean }, 'Item');
+    const Items = list(Item, Number.MAX_SAFE_INTEGER);
+    const values = Array.from({ length: 5 }, (_, i) => ({ a: BigInt(i), b: false }));
+    const view = Items.toView(values);
+    view.get(3).a = 99n;
+    view.get(4).b = true;
+    view.push({ a: 7n, b: true });
+    values[3] = { a: 99n, b: false };
+    values[4] = { a: 4n, b: true };
+    values.push({ a: 7n, b: true });
+    expect(toHex(view.hashTreeRoot())).toBe(toHex(Items.hashTreeRoot(values)));
+    expect(view.get(3).a).toBe(99n);
+    view.dispose();
   });
 
   it('one-chunk vectors (the page is the root leaf)', () => {

@@ -110,7 +110,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#perPage = this.#pageBytes / elem.byteLength;
     this.#pageLevel = shape.offsetDepth + shape.chunkDepth - shape.pageDepth;
     this.#length = this.#committedLength = length;
-    this.#useTable = shape.pageDepth > 0 && this.#pageLevel > 0;
+    // Node-free page reads index levels in doubles (up to 53 deep); deeper limits walk with getNodeAtDepth.
+    this.#useTable = shape.pageDepth > 0 && this.#pageLevel > 0 && this.#pageLevel <= 53;
     this.#slab = new Uint8Array(this.#pageBytes * 8);
     this.#dv = new DataView(this.#slab.buffer);
     this.#words = new Int32Array(this.#slab.buffer);
@@ -141,7 +142,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       }
       if (id >= 0 && this._tree.store.recordWordsInto(id, depth, out, wordOffset)) return;
     }
-    if (this._tree.chunkWordsAtDepthInto(this.#pageLevel, p, depth, out, wordOffset)) return;
+    if (this.#pageLevel <= 53 && this._tree.chunkWordsAtDepthInto(this.#pageLevel, p, depth, out, wordOffset)) return;
     const node = this.#pageLevel === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this.#pageLevel, p);
     const bytes = readChunks(this._tree.store, node, depth, 1 << depth);
     out.set(new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2), wordOffset);

@@ -73,6 +73,9 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #committedLength: number;
   /** Dirty pages: page index → byte offset of its copy in the slab. */
   readonly #dirty = new Map<number, number>();
+  /** The dirty pages in the order they were first written, and their slab offsets (commit reads these, not the map). */
+  readonly #order: number[] = [];
+  readonly #orderAt: number[] = [];
   /** The last dirty page written (sequential writes skip the map lookup). */
   #lastPage = -1;
   #lastAt = 0;
@@ -230,6 +233,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       const orig = this.#orig;
       for (let w = at >>> 2, end = w + (this.#pageBytes >>> 2); w < end; w++) orig[w] = words[w]!;
       this.#dirty.set(p, at);
+      this.#order.push(p);
+      this.#orderAt.push(at);
       this._markDirty();
     }
     this.#lastPage = p;
@@ -260,19 +265,27 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   _flush(): void {
     const dirty = this.#dirty;
     if (dirty.size === 0 && this.#length === this.#committedLength) return;
-    const pages = Float64Array.from(dirty.keys());
-    // Pages dirtied in order (a sweep over the whole list) need no sort.
+    const order = this.#order;
+    const orderAt = this.#orderAt;
+    const n = order.length;
+    // Pages dirtied in order (a sweep over the whole list) need no sort; otherwise sort positions by page.
     let sorted = true;
-    for (let j = 1; j < pages.length && sorted; j++) sorted = pages[j - 1]! < pages[j]!;
-    if (!sorted) pages.sort();
+    for (let j = 1; j < n && sorted; j++) sorted = order[j - 1]! < order[j]!;
+    let perm: Int32Array | null = null;
+    if (!sorted) {
+      perm = new Int32Array(n);
+      for (let j = 0; j < n; j++) perm[j] = j;
+      perm.sort((a, b) => order[a]! - order[b]!);
+    }
     const indices: number[] = [];
     const offsets: number[] = [];
     const words = this.#words;
     const orig = this.#orig;
     const nWords = this.#pageBytes >>> 2;
-    for (let j = 0; j < pages.length; j++) {
-      const p = pages[j]!;
-      const at = dirty.get(p) as number;
+    for (let j = 0; j < n; j++) {
+      const k = perm === null ? j : perm[j]!;
+      const p = order[k]!;
+      const at = orderAt[k]!;
       // Pages whose bytes came back to the committed ones make nothing.
       const w0 = at >>> 2;
       let w = 0;
@@ -303,6 +316,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       this.#committedLength = this.#length;
     }
     dirty.clear();
+    order.length = 0;
+    orderAt.length = 0;
     this.#lastPage = -1;
     this.#top = 0;
     if (this.#slab.length > 1 << 20) {

@@ -4,7 +4,10 @@
  * blocks (1024 balances, 128 validators × 2 fields) and epochs (all
  * balances), printing per-phase times. Run it under a profiler:
  *
- *   node --conditions=source --import tsx bench/profile-views.ts [--blocks 200] [--epochs 3] [--profile out.cpuprofile]
+ *   node --conditions=source --import tsx bench/profile-views.ts [--blocks 200] [--epochs 3] [--threads 0] [--profile out.cpuprofile]
+ *
+ * `--threads N` turns the hasher's worker pool on with N workers (off by
+ * default, as in bench/views.ts); large flush levels are then shared.
  *
  * `--profile` records a CPU profile of the block/epoch loops only (not the
  * state build), through the inspector.
@@ -19,7 +22,12 @@ import { Session } from 'node:inspector/promises';
 import { configureThreads } from '@ssztree/hasher';
 import { boolean, byteVector, container, list, uint64 } from '@ssztree/types';
 
-configureThreads(0);
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+configureThreads(arg('threads', 0));
 const NS = 2 ** 20;
 const LIMIT = 2 ** 40;
 const FAR = 2n ** 64n - 1n;
@@ -37,11 +45,6 @@ const Validator = container(
   'Validator',
 );
 const State = container({ validators: list(Validator, LIMIT), balances: list(uint64, LIMIT) }, 'State');
-
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 function prng(seed: number): () => number {
   let s = seed >>> 0 || 1;

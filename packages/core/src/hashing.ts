@@ -22,7 +22,7 @@ import type { IdList } from './idList.js';
 import { FLAG_FREE, FLAG_PENDING, type Pool } from './pool.js';
 import type { StoreCore as NodeStore } from './store.js';
 
-/** Staging kept between flushes; larger buffers are dropped after use. */
+/** Staging kept between flushes below this size; buffers this large or larger are dropped after use. */
 const RETAINED_STAGING_BYTES = 1 << 22;
 
 export function flushPending(store: NodeStore): void {
@@ -37,7 +37,7 @@ export function flushPending(store: NodeStore): void {
   store.maxPendingHeight = 0;
   store.pendingEntries = 0;
   store.deadPending = 0;
-  if (store.staging.byteLength > RETAINED_STAGING_BYTES) store.staging = new Uint8Array(1 << 16);
+  if (store.staging.byteLength >= RETAINED_STAGING_BYTES) store.staging = new Uint8Array(1 << 16);
 }
 
 function staging(store: NodeStore, bytes: number): Uint8Array {

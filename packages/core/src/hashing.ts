@@ -23,7 +23,7 @@ import type { IdList } from './idList.js';
 import { FLAG_FREE, FLAG_PENDING, type Pool } from './pool.js';
 import type { StoreCore as NodeStore } from './store.js';
 
-/** Staging kept between flushes; larger buffers are dropped after use. */
+/** Staging kept between flushes below this size; buffers this large or larger are dropped after use. */
 const RETAINED_STAGING_BYTES = 1 << 22;
 
 export function flushPending(store: NodeStore): void {
@@ -38,7 +38,7 @@ export function flushPending(store: NodeStore): void {
   store.maxPendingHeight = 0;
   store.pendingEntries = 0;
   store.deadPending = 0;
-  if (store.staging.byteLength > RETAINED_STAGING_BYTES) store.staging = new Uint8Array(1 << 16);
+  if (store.staging.byteLength >= RETAINED_STAGING_BYTES) store.staging = new Uint8Array(1 << 16);
 }
 
 function staging(store: NodeStore, bytes: number): Uint8Array {
@@ -149,43 +149,99 @@ function flushLevel(store: NodeStore, list: IdList): void {
   list.shrink(1024);
 }
 
-/** Wide leaves hashed per batch: keeps the staging buffer at ~1 MiB however many are pending (a 2^18-record build would need 64 MiB at once). */
+/** Wide leaves hashed per batch: keeps the staging buffer at ~1.5 MiB however many are pending (a 2^18-record build would need 64 MiB at once). */
 const WIDE_BATCH_BYTES = 1 << 20;
+/** Wide leaves in a run of consecutive slots of one data page at least this long are hashed straight from the page. */
+const DIRECT_RUN = 64;
+/** Item positions of the copied blocks of a wide flush batch (grown as needed). */
+let pendingCopy = new Int32Array(1024);
+
+/** The end (at most `n`) of the run of consecutive slots (within one data page) that starts at items[i]. */
+function runEnd(items: Int32Array, i: number, n: number, mask: number): number {
+  const slot = items[i]! >>> 4;
+  let end = i + 1;
+  while (end < n && items[end]! >>> 4 === slot + (end - i) && ((slot + (end - i)) & mask) !== 0) end++;
+  return end;
+}
 
 function flushWide(store: NodeStore, list: IdList, depth: number): void {
   const kind = 4 + depth - 1;
   const pool = store.pools[kind]!;
   const n = liveEntries(store, list, pool);
-  const items = list.items;
-  const words = 8 << depth;
-  const per = Math.max(1, Math.min(n, WIDE_BATCH_BYTES / (4 * words)));
-  const st8 = staging(store, 4 * words * per);
-  const st = new Int32Array(st8.buffer, 0, words * per);
-  const shift = pool.shift;
-  const mask = pool.mask;
-
-  for (let first = 0; first < n; first += per) {
-    const m = Math.min(per, n - first);
-    for (let i = first, d = 0; i < first + m; i++) {
-      const slot = items[i]! >>> 4;
-      const data = pool.d32[slot >>> shift]!;
-      const o = (slot & mask) * words;
-      for (let j = 0; j < words; j++) st[d++] = data[o + j]!;
-    }
-
-    let bytes = 4 * words * m;
-    for (let level = 0; level < depth; level++, bytes >>>= 1) {
-      hashInto(st8.subarray(0, bytes), st8.subarray(0, bytes >>> 1));
-    }
-
-    for (let i = first, s = 0; i < first + m; i++, s += 8) {
-      const slot = items[i]! >>> 4;
-      const w = pool.h32[slot >>> shift]!;
-      const o = (slot & mask) << 3;
-      for (let j = 0; j < 8; j++) w[o + j] = st[s + j]!;
-      pool.setState(slot, pool.state(slot) & ~FLAG_PENDING);
-    }
-  }
+  const per = Math.max(DIRECT_RUN, Math.floor(WIDE_BATCH_BYTES / (32 << depth)));
+  for (let first = 0; first < n; first += per) flushWideBatch(store, pool, list.items, first, Math.min(n, first + per), depth);
   list.clear();
   list.shrink(1024);
+}
+
+/** Hashes the wide leaves items[first..last) and stores their roots (see flushWide). */
+function flushWideBatch(store: NodeStore, pool: NodeStore['pools'][number], items: Int32Array, first: number, last: number, depth: number): void {
+  const n = last - first;
+  const words = 8 << depth;
+  const blockBytes = 4 * words;
+  const shift = pool.shift;
+  const mask = pool.mask;
+  const half = blockBytes >>> 1;
+  // Staging: every item's half-folded block first (n * half bytes), then the blocks that are copied.
+  let copies = 0;
+  for (let i = first; i < last; ) {
+    const end = runEnd(items, i, last, mask);
+    if (end - i < DIRECT_RUN) copies += end - i;
+    i = end;
+  }
+  const st8 = staging(store, half * n + blockBytes * copies);
+  const st = new Int32Array(st8.buffer, 0, st8.byteLength >>> 2);
+  if (pendingCopy.length < copies) pendingCopy = new Int32Array(Math.max(copies, 2 * pendingCopy.length));
+
+  // First fold: runs of consecutive slots (bulk writes allocate them so) are hashed straight from the
+  // data page into staging, one call per run; the rest are copied into staging first. Either way, item
+  // first+k's half-folded block lands at staging[k * blockBytes / 2].
+  let i = first;
+  let copied = 0;
+  while (i < last) {
+    const slot = items[i]! >>> 4;
+    const end = runEnd(items, i, last, mask);
+    if (end - i >= DIRECT_RUN) {
+      const data = pool.d8[slot >>> shift]!;
+      const o = (slot & mask) * blockBytes;
+      hashInto(data.subarray(o, o + (end - i) * blockBytes), st8.subarray((i - first) * half, (end - first) * half));
+      i = end;
+      continue;
+    }
+    // Copied blocks go to the far end of staging (past every half-folded slot), folded below.
+    for (; i < end; i++) {
+      const s = items[i]! >>> 4;
+      const d32 = pool.d32[s >>> shift]!;
+      const from = (s & mask) * words;
+      const to = (words >>> 1) * n + copied * words;
+      for (let j = 0; j < words; j++) st[to + j] = d32[from + j]!;
+      pendingCopy[copied++] = i - first;
+    }
+  }
+  if (copied > 0) {
+    // Fold the copied blocks in place, then move each half-folded block down to its item's place
+    // (every destination lies below `base`, every source at or above it).
+    const base = half * n;
+    hashInto(st8.subarray(base, base + copied * blockBytes), st8.subarray(base, base + copied * half));
+    const hw = words >>> 1;
+    for (let k = 0; k < copied; k++) {
+      const item = pendingCopy[k]!;
+      const from = (base >>> 2) + k * hw;
+      const to = item * hw;
+      if (from !== to) for (let j = 0; j < hw; j++) st[to + j] = st[from + j]!;
+    }
+  }
+
+  let bytes = half * n;
+  for (let level = 1; level < depth; level++, bytes >>>= 1) {
+    hashInto(st8.subarray(0, bytes), st8.subarray(0, bytes >>> 1));
+  }
+
+  for (let k = first, s = 0; k < last; k++, s += 8) {
+    const slot = items[k]! >>> 4;
+    const w = pool.h32[slot >>> shift]!;
+    const o = (slot & mask) << 3;
+    for (let j = 0; j < 8; j++) w[o + j] = st[s + j]!;
+    pool.setState(slot, pool.state(slot) & ~FLAG_PENDING);
+  }
 }

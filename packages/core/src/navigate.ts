@@ -15,7 +15,7 @@
  */
 import { CoreError } from './errors.js';
 import { bitAt, checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
-import { KIND_BRANCH, KIND_OPAQUE, KIND_ZERO, type NodeId } from './ids.js';
+import { KIND_BRANCH, KIND_OPAQUE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import type { StoreCore as NodeStore } from './store.js';
 import { expandWide, isChunkNode, wideDepth, wideInner, wideWithChunks } from './wide.js';
 
@@ -317,4 +317,75 @@ export function* iterateNodesAtDepth(store: NodeStore, root: NodeId, depth: numb
       bases.push(base);
     }
   }
+}
+
+/**
+ * The node at position `index` of level `depth` below `root` when the path
+ * to it runs through branches and zero subtrees only, else -1 (a leaf or a
+ * wide leaf ends the path early). Nothing is made or floated: the id is
+ * held by `root`, valid while `root` is. `depth` may be up to 53 (index
+ * arithmetic in doubles, exact for powers of two).
+ */
+export function findAtDepth(store: NodeStore, root: NodeId, depth: number, index: number): NodeId {
+  let cur = root;
+  let half = 2 ** (depth - 1);
+  let rel = index;
+  const branches = store.branches;
+  const meta = branches.meta;
+  const shift = branches.shift;
+  const mask = branches.mask;
+  for (let k = 0; k < depth; k++) {
+    const right = rel >= half ? 1 : 0;
+    if (right === 1) rel -= half;
+    half /= 2;
+    const kind = cur & 15;
+    if (kind === KIND_BRANCH) {
+      const slot = cur >>> 4;
+      cur = meta[slot >>> shift]![((slot & mask) << 2) + right]!;
+    } else if (kind === KIND_ZERO && cur !== 0) cur -= 16;
+    else return -1;
+  }
+  return cur;
+}
+
+/**
+ * Returns `root` with new wide leaves of inner depth `innerDepth` at
+ * positions indices[i] (strictly ascending) of level `depth`, the i-th made
+ * from `data` at byte offset offsets[i]. The wide leaves are made here, not
+ * floated: each is linked by the new branches (or freed by the next sweep
+ * if the write fails part way). `created`, when given, receives their ids.
+ */
+export function setWidesAtDepth(
+  store: NodeStore,
+  root: NodeId,
+  depth: number,
+  indices: ArrayLike<number>,
+  innerDepth: number,
+  data: Uint8Array,
+  offsets: ArrayLike<number>,
+  created?: NodeId[],
+): NodeId {
+  checkDepth(depth, 0, MAX_PATH_DEPTH);
+  checkDepth(innerDepth, 1, MAX_WIDE_DEPTH);
+  const n = indices.length;
+  if (offsets.length !== n) throw new CoreError('BAD_INPUT', `${n} indices but ${offsets.length} offsets`);
+  if (n === 0) return root;
+  checkAscending(depth, indices);
+  const bytes = 32 << innerDepth;
+  for (let i = 0; i < n; i++) {
+    const o = offsets[i]!;
+    if (!Number.isInteger(o) || o < 0 || o + bytes > data.length) throw new CoreError('BAD_INPUT', `no ${bytes} bytes at offset ${o}`);
+  }
+  return guarded(store, depth, () => {
+    const nodes = new Array<NodeId>(n);
+    // Word copies when the data and every offset are 4-byte aligned (a view's slab always is).
+    let aligned = data.byteOffset % 4 === 0;
+    for (let i = 0; i < n && aligned; i++) aligned = offsets[i]! % 4 === 0;
+    if (aligned) {
+      const words = new Int32Array(data.buffer, data.byteOffset, data.length >>> 2);
+      for (let i = 0; i < n; i++) nodes[i] = store.newWideFromWords(innerDepth, words, offsets[i]! >>> 2);
+    } else for (let i = 0; i < n; i++) nodes[i] = store.newWide(innerDepth, data, offsets[i]!);
+    if (created !== undefined) for (let i = 0; i < n; i++) created[i] = nodes[i]!;
+    return writeBatch(store, root, depth, { indices, nodes, chunks: undefined }, 0, n, 0);
+  });
 }

@@ -214,7 +214,25 @@ export class StoreCore {
     const page = slot >>> pool.shift;
     const off = slot & pool.mask;
     const bytes = 32 << depth;
-    pool.d8[page]!.set(data.subarray(offset, offset + bytes), off * bytes);
+    const d8 = pool.d8[page]!;
+    // A byte loop, not set(subarray()): no view object per wide leaf (bulk writes make tens of thousands).
+    for (let i = 0, o = off * bytes; i < bytes; i++) d8[o + i] = data[offset + i]!;
+    pool.setRc(slot, 0);
+    pool.setState(slot, FLAG_PENDING);
+    const id = (slot << 4) | kind;
+    this.widePending[depth]!.push(id);
+    this.pendingEntries++;
+    return id;
+  }
+
+  /** `newWide` from 32-bit words at `words[offset]` (word copies: bulk page writes). Internal. */
+  newWideFromWords(depth: number, words: Int32Array, offset: number): NodeId {
+    const kind = KIND_WIDE_BASE + depth - 1;
+    const pool = this.pools[kind]!;
+    const slot = pool.alloc();
+    const n = 8 << depth;
+    const d32 = pool.d32[slot >>> pool.shift]!;
+    for (let i = 0, o = (slot & pool.mask) * n; i < n; i++) d32[o + i] = words[offset + i]!;
     pool.setRc(slot, 0);
     pool.setState(slot, FLAG_PENDING);
     const id = (slot << 4) | kind;
@@ -333,6 +351,32 @@ export class StoreCore {
     const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
     if (pool.rc(slot) === 0 && (pool.state(slot) & FLAG_FREE) === 0) this.freeCascade(id);
+  }
+
+  /**
+   * Copies the 2^`innerDepth` chunks of a node stored as one record — a
+   * wide leaf of that inner depth, a leaf (`innerDepth` 0) or the zero
+   * subtree of that depth — into `out` from word `wordOffset`, and returns
+   * true; returns false, copying nothing, for any other node. Internal: `id`
+   * must be live and `out` long enough (packed views' page reads).
+   */
+  recordWordsInto(id: NodeId, innerDepth: number, out: Int32Array, wordOffset: number): boolean {
+    const kind = id & 15;
+    const words = 8 << innerDepth;
+    if (kind === KIND_ZERO) {
+      if (id >>> 4 !== innerDepth) return false;
+      out.fill(0, wordOffset, wordOffset + words);
+      return true;
+    }
+    const pool = this.pools[kind]!;
+    const slot = id >>> 4;
+    let src: Int32Array;
+    if (innerDepth === 0 && kind === KIND_LEAF) src = pool.h32[slot >>> pool.shift]!;
+    else if (innerDepth > 0 && kind === KIND_WIDE_BASE + innerDepth - 1) src = pool.d32[slot >>> pool.shift]!;
+    else return false;
+    const from = (slot & pool.mask) * words;
+    for (let w = 0; w < words; w++) out[wordOffset + w] = src[from + w]!;
+    return true;
   }
 
   /** True when a chunk node holds the 32 bytes at `bytes[offset]`. */

@@ -15,9 +15,9 @@
  */
 import { readHashRaw } from './build.js';
 import { CoreError } from './errors.js';
-import { type Gindex, gindexBits } from './gindex.js';
+import { checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import type { NodeId } from './ids.js';
-import { getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, setChunksAtDepth, setNodeByBits, setNodesAtDepth } from './navigate.js';
+import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setChunksAtDepth, setNodeByBits, setNodesAtDepth, setWidesAtDepth } from './navigate.js';
 import { defaultStore, type NodeStore } from './nodeStore.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 
@@ -120,6 +120,52 @@ export class Tree implements Disposable {
    */
   setNodesAtDepth(depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>): void {
     this.replace(setNodesAtDepth(this.store, this.live.root, depth, indices, nodes));
+  }
+
+  /**
+   * Copies the 2^`innerDepth` chunks of the subtree at position `index` of
+   * level `depth` into `out` (as 32-bit words) from word `wordOffset`, when
+   * that subtree is stored as one record: a wide leaf of that inner depth,
+   * a leaf (`innerDepth` 0) or a zero subtree. Makes no node and allocates
+   * nothing (the hot read of packed views); returns false, copying nothing,
+   * when the subtree is stored another way (the caller then reads it
+   * through `getNodeAtDepth`).
+   */
+  chunkWordsAtDepthInto(depth: number, index: number, innerDepth: number, out: Int32Array, wordOffset: number): boolean {
+    checkDepth(depth, 0, Math.min(53, MAX_PATH_DEPTH));
+    checkIndex(depth, index);
+    const words = 8 << innerDepth;
+    if (!Number.isInteger(wordOffset) || wordOffset < 0 || wordOffset + words > out.length) {
+      throw new CoreError('BAD_INPUT', `chunkWordsAtDepthInto: no room for ${words} words at ${wordOffset}`);
+    }
+    const node = findAtDepth(this.store, this.live.root, depth, index);
+    return node >= 0 && this.store.recordWordsInto(node, innerDepth, out, wordOffset);
+  }
+
+  /**
+   * The node at position `index` of level `depth` when the path to it runs
+   * through branches and zero subtrees only, else -1 (a leaf or wide leaf
+   * ends the path above it). Nothing is made and nothing is floated: the id
+   * is held by this handle's current root, so it stays valid until the
+   * handle's root changes (a write, `rootNode =`, dispose). Packed views
+   * keep these ids in a page table and read pages with
+   * `store.recordWordsInto`.
+   */
+  recordAtDepth(depth: number, index: number): NodeId {
+    checkDepth(depth, 0, Math.min(53, MAX_PATH_DEPTH));
+    checkIndex(depth, index);
+    return findAtDepth(this.store, this.live.root, depth, index);
+  }
+
+  /**
+   * Writes new wide leaves of inner depth `innerDepth` at strictly ascending
+   * `indices` of level `depth`, the i-th made from `data` at byte offset
+   * offsets[i] (no floating nodes: the batch links them as it makes them).
+   * `created`, when given, receives the new wide leaves' ids (created[i] at
+   * indices[i]), so a caller can keep its page table current.
+   */
+  setWidesAtDepth(depth: number, indices: ArrayLike<number>, innerDepth: number, data: Uint8Array, offsets: ArrayLike<number>, created?: NodeId[]): void {
+    this.replace(setWidesAtDepth(this.store, this.live.root, depth, indices, innerDepth, data, offsets, created));
   }
 
   /** Writes `chunks` (32 bytes per index) as leaves at `indices` of level `depth`, ascending. */

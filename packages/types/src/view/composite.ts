@@ -59,7 +59,10 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   }
 
   #nodeAt(i: number): NodeId {
-    return this.#level === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this.#level, i);
+    if (this.#level === 0) return this._tree.rootNode;
+    // Held by this view's tree: no floating, no per-level index checks (a wide leaf above it takes the general path).
+    const node = this.#level <= 53 ? this._tree.recordAtDepth(this.#level, i) : -1;
+    return node >= 0 ? node : this._tree.getNodeAtDepth(this.#level, i);
   }
 
   /** Element i: a child view (containers, lists, vectors) or the value. */

@@ -18,6 +18,11 @@ import type { SszType } from '../type.js';
 import { sameRoot, TreeView } from './base.js';
 import type { FieldView } from './types.js';
 
+/** Scratch for a packed record's chunks (up to 64), shared by all container views: read, decoded, done. */
+const recordBytes = new Uint8Array(32 << 6);
+const recordWords = new Int32Array(recordBytes.buffer);
+const recordView = new DataView(recordBytes.buffer);
+
 /** Marks "nothing pending / nothing cached" in the per-field arrays (values may be anything else, even undefined never occurs). */
 const NONE: unique symbol = Symbol('none');
 
@@ -81,17 +86,15 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       const f = this._fields[i] as FieldSlot;
       const store = this._tree.store;
       const root = this._tree.rootNode;
-      if (this._depth > 0 && store.wideDepth(root) === this._depth) {
+      if (this._depth > 0 && store.wideDepth(root) === this._depth && store.recordWordsInto(root, this._depth, recordWords, 0)) {
         // A packed record: decode the field from its chunk (cutting the wide leaf would make a leaf per read).
-        const record = (this._record ??= store.wideChunks(root));
-        v = f.type._fromChunk(record, new DataView(record.buffer), 32 * i, store);
+        // The chunks land in a shared scratch (decoders copy what they return), so a read allocates no record.
+        v = f.type._fromChunk(recordBytes, recordView, 32 * i, store);
       } else v = f.type._fromNode(store, this._nodeAt(i));
       this._values[i] = v;
     }
     return v;
   }
-  /** @internal The committed record's chunks, when this container is stored as one (read once). */
-  _record: Uint8Array | null = null;
 
   /** @internal Writes field i: a value, or (navigable fields) a view of the field's type. */
   _set(i: number, value: unknown): void {
@@ -167,7 +170,6 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       if (k > 0) {
         if (this._depth === 0) this._tree.rootNode = nodes[0] as NodeId;
         else this._tree.setNodesAtDepth(this._depth, indices, nodes);
-        this._record = null;
       }
       for (let i = 0; i < fields.length; i++) {
         const p = this._pending[i];

@@ -59,13 +59,6 @@ export function packedContents(store: NodeStore, chunks: Uint8Array, shape: Pack
   return subtreeFromNodes(store, pages, chunkDepth - pageDepth, pageDepth);
 }
 
-interface Page {
-  readonly bytes: Uint8Array;
-  readonly dv: DataView;
-  /** The same bytes as words, for the commit-time comparison. */
-  readonly words: Int32Array;
-}
-
 export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> {
   readonly #elem: BasicType<V, A>;
   readonly #shape: PackedShape;
@@ -78,13 +71,37 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   readonly #pageLevel: number;
   #length: number;
   #committedLength: number;
-  readonly #pages = new Map<number, Page>();
+  /** Dirty pages: page index → byte offset of its copy in the slab. */
   readonly #dirty = new Map<number, number>();
+  /** The dirty pages in the order they were first written, and their slab offsets (commit reads these, not the map). */
+  readonly #order: number[] = [];
+  readonly #orderAt: number[] = [];
+  /** The last dirty page written (sequential writes skip the map lookup). */
+  #lastPage = -1;
+  #lastAt = 0;
+  /** Working copies of the dirty pages, back to back; `#orig` holds each one's committed bytes at the same offset. */
   #slab: Uint8Array;
   #dv: DataView;
   #words: Int32Array;
+  #orig: Int32Array;
   #top = 0;
+  /**
+   * Page table: id + 1 of each committed page's node (0: not looked up
+   * yet), so a page is read without walking the tree. The ids are held by
+   * `_tree`'s root, which only `_flush` changes, and `_flush` writes the new
+   * pages' ids in. Null when pages are not wide leaves below the root.
+   */
+  #pageIds: Int32Array | null = null;
+  readonly #useTable: boolean;
+  readonly #created: NodeId[] = [];
+  /** One committed page cached for reads (-1: none); dropped at every flush. */
+  #readPage = -1;
+  readonly #read: Uint8Array;
+  readonly #readDv: DataView;
+  readonly #readWords: Int32Array;
+  /** The element being written, encoded (validation and the no-op check read it). */
   readonly #scratch = new DataView(new ArrayBuffer(32));
+  readonly #scratchBytes = new Uint8Array(this.#scratch.buffer);
 
   constructor(type: SszType<A>, tree: Tree, elem: BasicType<V, A>, limit: number, isList: boolean, shape: PackedShape, length: number) {
     super(type, tree);
@@ -96,9 +113,15 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#perPage = this.#pageBytes / elem.byteLength;
     this.#pageLevel = shape.offsetDepth + shape.chunkDepth - shape.pageDepth;
     this.#length = this.#committedLength = length;
+    // Node-free page reads index levels in doubles (up to 53 deep); deeper limits walk with getNodeAtDepth.
+    this.#useTable = shape.pageDepth > 0 && this.#pageLevel > 0 && this.#pageLevel <= 53;
     this.#slab = new Uint8Array(this.#pageBytes * 8);
     this.#dv = new DataView(this.#slab.buffer);
     this.#words = new Int32Array(this.#slab.buffer);
+    this.#orig = new Int32Array(this.#words.length);
+    this.#read = new Uint8Array(this.#pageBytes);
+    this.#readDv = new DataView(this.#read.buffer);
+    this.#readWords = new Int32Array(this.#read.buffer);
   }
 
   get length(): number {
@@ -110,27 +133,54 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', `index ${i} is outside 0..${this.#length - 1}`, -1, this.type.typeName);
   }
 
-  #committedPage(p: number): Page {
-    let page = this.#pages.get(p);
-    if (page === undefined) {
-      const node = this.#pageLevel === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this.#pageLevel, p);
-      const store = this._tree.store;
-      const depth = this.#shape.pageDepth;
-      // A page written by a view is one wide leaf: take its chunks in one copy.
-      const bytes = depth > 0 && store.wideDepth(node) === depth ? store.wideChunks(node) : readChunks(store, node, depth, 1 << depth);
-      page = { bytes, dv: new DataView(bytes.buffer), words: new Int32Array(bytes.buffer) };
-      this.#pages.set(p, page);
+  /** Copies committed page p into `out` from word `wordOffset` (no allocation when the page is one record, as views write them). */
+  #loadCommitted(p: number, out: Int32Array, wordOffset: number): void {
+    const depth = this.#shape.pageDepth;
+    if (this.#useTable) {
+      const table = this.#table(p);
+      let id = table[p]! - 1;
+      if (id < 0) {
+        id = this._tree.recordAtDepth(this.#pageLevel, p);
+        if (id >= 0) table[p] = id + 1;
+      }
+      if (id >= 0 && this._tree.store.recordWordsInto(id, depth, out, wordOffset)) return;
     }
-    return page;
+    if (this.#pageLevel <= 53 && this._tree.chunkWordsAtDepthInto(this.#pageLevel, p, depth, out, wordOffset)) return;
+    const node = this.#pageLevel === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this.#pageLevel, p);
+    const bytes = readChunks(this._tree.store, node, depth, 1 << depth);
+    out.set(new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2), wordOffset);
+  }
+
+  /** The page table, long enough for page p (grown by doubling: lists push). */
+  #table(p: number): Int32Array {
+    let table = this.#pageIds;
+    if (table === null || p >= table.length) {
+      const pages = Math.ceil(Math.max(this.#length, 1) / this.#perPage);
+      const bigger = new Int32Array(Math.max(p + 1, pages, table === null ? 0 : 2 * table.length));
+      if (table !== null) bigger.set(table);
+      this.#pageIds = table = bigger;
+    }
+    return table;
+  }
+
+  /** Byte offset of page p's working copy in the slab, or -1 when p is not dirty. */
+  #dirtyAt(p: number): number {
+    if (p === this.#lastPage) return this.#lastAt;
+    return this.#dirty.get(p) ?? -1;
   }
 
   get(i: number): V {
     this.#check(i);
     const p = Math.floor(i / this.#perPage);
     const off = (i - p * this.#perPage) * this.#elem.byteLength;
-    const at = this.#dirty.get(p);
-    if (at !== undefined) return this.#elem._read(this.#dv, at + off);
-    return this.#elem._read(this.#committedPage(p).dv, off);
+    const at = this.#dirtyAt(p);
+    if (at >= 0) return this.#elem._read(this.#dv, at + off);
+    if (p !== this.#readPage) {
+      this.#readPage = -1; // stays invalid if the load throws
+      this.#loadCommitted(p, this.#readWords, 0);
+      this.#readPage = p;
+    }
+    return this.#elem._read(this.#readDv, off);
   }
 
   set(i: number, value: V): void {
@@ -143,13 +193,14 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this._live();
     if (!this.#isList) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
     if (this.#length >= this.#limit) throw new SszError('LIMIT_EXCEEDED', `the list is full (${this.#limit})`, -1, this.type.typeName);
-    this.#validate(value);
+    this.#encode(value);
     this.#length++;
     this._markDirty();
     this.#write(this.#length - 1, value);
   }
 
-  #validate(value: V): void {
+  /** Encodes `value` into the scratch (its validation: a typed error with the path). */
+  #encode(value: V): void {
     try {
       this.#elem._write(this.#scratch, 0, value);
     } catch (e) {
@@ -158,17 +209,37 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   }
 
   #write(i: number, value: V): void {
-    this.#validate(value);
-    if (this.#elem.equals(this.get(i), value)) return;
+    this.#encode(value);
+    const size = this.#elem.byteLength;
     const p = Math.floor(i / this.#perPage);
-    let at = this.#dirty.get(p);
-    if (at === undefined) {
-      this._markDirty();
+    const o = (i - p * this.#perPage) * size;
+    let at = this.#dirtyAt(p);
+    const fresh = at < 0;
+    if (fresh) {
       at = this.#allocPage();
-      this.#slab.set(this.#committedPage(p).bytes, at);
-      this.#dirty.set(p, at);
+      this.#loadCommitted(p, this.#words, at >>> 2);
     }
-    this.#elem._write(this.#dv, at + (i - p * this.#perPage) * this.#elem.byteLength, value);
+    // A write of the bytes already there changes nothing (and a page it would have loaded is given back).
+    const slab = this.#slab;
+    const enc = this.#scratchBytes;
+    let k = 0;
+    while (k < size && slab[at + o + k] === enc[k]) k++;
+    if (k === size) {
+      if (fresh) this.#top -= this.#pageBytes;
+      return;
+    }
+    if (fresh) {
+      const words = this.#words;
+      const orig = this.#orig;
+      for (let w = at >>> 2, end = w + (this.#pageBytes >>> 2); w < end; w++) orig[w] = words[w]!;
+      this.#dirty.set(p, at);
+      this.#order.push(p);
+      this.#orderAt.push(at);
+      this._markDirty();
+    }
+    this.#lastPage = p;
+    this.#lastAt = at;
+    for (; k < size; k++) slab[at + o + k] = enc[k]!;
   }
 
   #allocPage(): number {
@@ -178,6 +249,9 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       this.#slab = bigger;
       this.#dv = new DataView(bigger.buffer);
       this.#words = new Int32Array(bigger.buffer);
+      const orig = new Int32Array(this.#words.length);
+      orig.set(this.#orig);
+      this.#orig = orig;
     }
     const at = this.#top;
     this.#top += this.#pageBytes;
@@ -191,45 +265,66 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   _flush(): void {
     const dirty = this.#dirty;
     if (dirty.size === 0 && this.#length === this.#committedLength) return;
-    const store = this._tree.store;
-    const pages = [...dirty.keys()].sort((a, b) => a - b);
-    const indices: number[] = [];
-    const nodes: NodeId[] = [];
-    const slab = this.#slab;
-    const words = this.#words;
-    const size = this.#pageBytes;
-    const nWords = size >>> 2;
-    for (const p of pages) {
-      const at = dirty.get(p) as number;
-      const old = this.#committedPage(p).words;
-      const w0 = at >>> 2;
-      let same = true;
-      for (let w = 0; w < nWords; w++) {
-        if (words[w0 + w] !== old[w]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) continue;
-      const bytes = slab.subarray(at, at + size);
-      indices.push(p);
-      nodes.push(this.#shape.pageDepth === 0 ? store.leaf(bytes) : store.wide(bytes));
-      this.#pages.delete(p);
+    const order = this.#order;
+    const orderAt = this.#orderAt;
+    const n = order.length;
+    // Pages dirtied in order (a sweep over the whole list) need no sort; otherwise sort positions by page.
+    let sorted = true;
+    for (let j = 1; j < n && sorted; j++) sorted = order[j - 1]! < order[j]!;
+    let perm: Int32Array | null = null;
+    if (!sorted) {
+      perm = new Int32Array(n);
+      for (let j = 0; j < n; j++) perm[j] = j;
+      perm.sort((a, b) => order[a]! - order[b]!);
     }
+    const indices: number[] = [];
+    const offsets: number[] = [];
+    const words = this.#words;
+    const orig = this.#orig;
+    const nWords = this.#pageBytes >>> 2;
+    for (let j = 0; j < n; j++) {
+      const k = perm === null ? j : perm[j]!;
+      const p = order[k]!;
+      const at = orderAt[k]!;
+      // Pages whose bytes came back to the committed ones make nothing.
+      const w0 = at >>> 2;
+      let w = 0;
+      while (w < nWords && words[w0 + w] === orig[w0 + w]) w++;
+      if (w === nWords) continue;
+      indices.push(p);
+      offsets.push(at);
+    }
+    this.#readPage = -1;
     if (indices.length > 0) {
-      if (this.#pageLevel === 0) this._tree.rootNode = nodes[0] as NodeId;
-      else this._tree.setNodesAtDepth(this.#pageLevel, indices, nodes);
+      const store = this._tree.store;
+      const size = this.#pageBytes;
+      if (this.#pageLevel === 0) {
+        const bytes = this.#slab.subarray(offsets[0], (offsets[0] as number) + size);
+        this._tree.rootNode = this.#shape.pageDepth === 0 ? store.leaf(bytes) : store.wide(bytes);
+      } else if (this.#shape.pageDepth === 0) {
+        this._tree.setNodesAtDepth(this.#pageLevel, indices, offsets.map((at) => store.leaf(this.#slab, at)));
+      } else {
+        const created = this.#created;
+        this._tree.setWidesAtDepth(this.#pageLevel, indices, this.#shape.pageDepth, this.#slab, offsets, created);
+        const table = this.#table(indices[indices.length - 1] as number);
+        for (let k = 0; k < indices.length; k++) table[indices[k] as number] = (created[k] as number) + 1;
+        created.length = 0;
+      }
     }
     if (this.#length !== this.#committedLength) {
       this._tree.setChunk(3, lengthChunk(this.#length));
       this.#committedLength = this.#length;
     }
     dirty.clear();
+    order.length = 0;
+    orderAt.length = 0;
+    this.#lastPage = -1;
     this.#top = 0;
-    if (slab.length > 1 << 20) {
+    if (this.#slab.length > 1 << 20) {
       this.#slab = new Uint8Array(this.#pageBytes * 8); // do not hold an epoch's worth of pages
       this.#dv = new DataView(this.#slab.buffer);
       this.#words = new Int32Array(this.#slab.buffer);
+      this.#orig = new Int32Array(this.#words.length);
     }
   }
 

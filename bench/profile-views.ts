@@ -1,0 +1,136 @@
+/**
+ * Profiling driver for the views' block and epoch workloads (ours only, one
+ * process): builds the bench's state of 2^20 validators once, then loops
+ * blocks (1024 balances, 128 validators × 2 fields) and epochs (all
+ * balances), printing per-phase times. Run it under a profiler:
+ *
+ *   node --conditions=source --import tsx bench/profile-views.ts [--blocks 200] [--epochs 3] [--threads 0] [--profile out.cpuprofile]
+ *
+ * `--threads N` turns the hasher's worker pool on with N workers (off by
+ * default, as in bench/views.ts); large flush levels are then shared.
+ *
+ * `--profile` records a CPU profile of the block/epoch loops only (not the
+ * state build), through the inspector.
+ *
+ * The workloads are bench/views.ts's, same schemas and seeded inputs.
+ * Each phase reports wall time and the process's CPU time (user + system,
+ * all threads): on a shared, overloaded machine CPU time is the steadier
+ * of the two (it leaves out time spent waiting for a core).
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { configureThreads } from '@ssztree/hasher';
+import { boolean, byteVector, container, list, uint64 } from '@ssztree/types';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+configureThreads(arg('threads', 0));
+const NS = 2 ** 20;
+const LIMIT = 2 ** 40;
+const FAR = 2n ** 64n - 1n;
+const Validator = container(
+  {
+    pubkey: byteVector(48),
+    withdrawal_credentials: byteVector(32),
+    effective_balance: uint64,
+    slashed: boolean,
+    activation_eligibility_epoch: uint64,
+    activation_epoch: uint64,
+    exit_epoch: uint64,
+    withdrawable_epoch: uint64,
+  },
+  'Validator',
+);
+const State = container({ validators: list(Validator, LIMIT), balances: list(uint64, LIMIT) }, 'State');
+
+function prng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+const validators = Array.from({ length: NS }, (_, i) => ({
+  pubkey: new Uint8Array(48).fill(i & 255),
+  withdrawal_credentials: new Uint8Array(32).fill(i % 7),
+  effective_balance: 32_000_000_000n,
+  slashed: false,
+  activation_eligibility_epoch: BigInt(i),
+  activation_epoch: BigInt(i >>> 3),
+  exit_epoch: FAR,
+  withdrawable_epoch: FAR,
+}));
+const balances = new BigUint64Array(NS);
+for (let i = 0; i < NS; i++) balances[i] = 32_000_000_000n + BigInt(i % 1000);
+const state = State.deserializeToView(State.serialize({ validators, balances }));
+state.hashTreeRoot();
+
+const profileAt = process.argv.indexOf('--profile');
+const session = profileAt >= 0 ? new Session() : null;
+if (session) {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+}
+
+const blocks = arg('blocks', 200);
+const epochs = arg('epochs', 3);
+let writeMs = 0;
+let commitMs = 0;
+let writeCpu = 0;
+let commitCpu = 0;
+/** Process CPU time in ms. */
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+for (let b = 0; b < blocks; b++) {
+  const r = prng(1000 + b);
+  const c0 = cpu();
+  const t0 = performance.now();
+  for (let k = 0; k < 1024; k++) state.balances.set(Math.floor(r() * NS), BigInt(Math.floor(r() * 2 ** 35)));
+  for (let k = 0; k < 128; k++) {
+    const v = state.validators.get(Math.floor(r() * NS));
+    v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
+    v.slashed = true;
+  }
+  const t1 = performance.now();
+  const c1 = cpu();
+  state.hashTreeRoot();
+  const t2 = performance.now();
+  const c2 = cpu();
+  if (b >= 10) {
+    writeMs += t1 - t0;
+    commitMs += t2 - t1;
+    writeCpu += c1 - c0;
+    commitCpu += c2 - c1;
+  }
+}
+const n = Math.max(1, blocks - 10);
+console.log(
+  `block: write ${(writeMs / n).toFixed(2)} ms (cpu ${(writeCpu / n).toFixed(2)}), commit+root ${(commitMs / n).toFixed(2)} ms (cpu ${(commitCpu / n).toFixed(2)}) (mean of ${n})`,
+);
+for (let e = 0; e < epochs; e++) {
+  const add = BigInt(e + 1);
+  const c0 = cpu();
+  const t0 = performance.now();
+  const bal = state.balances;
+  for (let i = 0; i < NS; i++) bal.set(i, 32_000_000_000n + add + BigInt(i & 1023));
+  const t1 = performance.now();
+  const c1 = cpu();
+  state.hashTreeRoot();
+  const t2 = performance.now();
+  const c2 = cpu();
+  console.log(`epoch ${e}: write ${(t1 - t0).toFixed(1)} ms (cpu ${(c1 - c0).toFixed(1)}), commit+root ${(t2 - t1).toFixed(1)} ms (cpu ${(c2 - c1).toFixed(1)})`);
+}
+if (session) {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(process.argv[profileAt + 1] as string, JSON.stringify(profile));
+}

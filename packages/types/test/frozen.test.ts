@@ -96,6 +96,43 @@ describe('frozen-value root cache', () => {
     expect(defaultStore.stats().nodes - before).toBeLessThan(200);
   });
 
+  it('two chains of one schema interleaved: each value is diffed against its own chain, not the other head', () => {
+    const s0 = immerProduce(state(4096), () => {});
+    State.hashTreeRoot(s0);
+    let a = s0;
+    let b = s0;
+    for (let step = 0; step < 6; step++) {
+      // Chain b drifts far from chain a: 100 validators replaced per step (new objects).
+      b = immerProduce(b, (d) => {
+        for (let k = 0; k < 100; k++) d.validators[(step * 100 + k) % 4096]!.exit_epoch = BigInt(step);
+        d.balances[step] = step;
+      });
+      expect(toHex(State.hashTreeRoot(b))).toBe(reference(State, b));
+      a = immerProduce(a, (d) => {
+        d.validators[4000 - step]!.slashed = true;
+        d.balances[2000 + step] = 7;
+      });
+      const before = defaultStore.stats().nodes;
+      expect(toHex(State.hashTreeRoot(a))).toBe(reference(State, a));
+      // Diffed against its own parent: two paths of nodes. Against b's head it would rebuild 100 × step validators.
+      if (step > 0) expect(defaultStore.stats().nodes - before).toBeLessThan(200);
+    }
+    // A third chain evicts the oldest head; its values stay correct (diffed against whatever heads remain).
+    let c = immerProduce(s0, (d) => {
+      d.slot = 9n;
+    });
+    for (let step = 0; step < 3; step++) {
+      c = immerProduce(c, (d) => {
+        d.validators[step]!.slashed = true;
+      });
+      expect(toHex(State.hashTreeRoot(c))).toBe(reference(State, c));
+      a = immerProduce(a, (d) => {
+        d.balances[step] = 1;
+      });
+      expect(toHex(State.hashTreeRoot(a))).toBe(reference(State, a));
+    }
+  });
+
   it('never caches unfrozen values: in-place mutation between roots is seen', () => {
     const v = state(20);
     const r1 = toHex(State.hashTreeRoot(v));

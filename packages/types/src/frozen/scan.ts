@@ -1,0 +1,124 @@
+/**
+ * Which candidate base a plain array is diffed against, and the scan that
+ * finds where they differ (`!==` per element, reported in `per`-element
+ * units: elements for composite lists, 32-byte chunks for packed ones).
+ *
+ * Telling a parent from a cousin: after an array is diffed, the first few
+ * units where it differed from its base are noted ("recent changes"). An
+ * array derived from it (an immer result of it) still holds the very same
+ * elements at those units; an array from another chain (derived from an
+ * older common ancestor) does not. Probing those few units picks the parent
+ * among the cache's chain heads without scanning every candidate; when the
+ * probe cannot tell, the candidates are scanned in one pass over the value
+ * and one that falls clearly behind is dropped.
+ *
+ * Invariant: the probe only chooses; the units returned are always the
+ * exact differences against the candidate returned, so any choice gives a
+ * correct diff. Notes are kept in a `WeakMap` and die with their array.
+ * @module
+ */
+
+/** How many changed units of an array are noted for later probes. */
+const NOTED = 64;
+/** A candidate that many units worse than the other is dropped from a two-candidate scan. */
+const SLACK = 64;
+
+const recent = new WeakMap<object, readonly number[]>();
+
+/** Notes the first units where the frozen array `value` differs from the base it was diffed against. */
+export function noteChanges(value: object, units: readonly number[]): void {
+  if (Object.isFrozen(value)) recent.set(value, units.slice(0, NOTED));
+}
+
+/**
+ * Whether `value` looks derived from `old`: the share of `old`'s noted
+ * changed units where `value` holds the identical elements, or -1 when
+ * `old` has no noted changes (nothing to tell by).
+ */
+function derivedShare(value: ArrayLike<unknown>, old: ArrayLike<unknown>, per: number): number {
+  const units = recent.get(old as object);
+  if (units === undefined || units.length === 0) return -1;
+  let same = 0;
+  for (let k = 0; k < units.length; k++) {
+    const first = (units[k] as number) * per;
+    let equal = true;
+    for (let i = first; i < first + per && equal; i++) equal = i < value.length === i < old.length && (i >= value.length || value[i] === old[i]);
+    if (equal) same++;
+  }
+  return same / units.length;
+}
+
+/** Appends the `per`-element unit of index `i` to ascending `out` unless it is already last. */
+function pushUnit(out: number[], i: number, per: number): void {
+  const c = Math.floor(i / per);
+  if (out.length === 0 || out[out.length - 1] !== c) out.push(c);
+}
+
+/** Appends the units where `value` and `old` differ at indices `from` <= i < `to`. */
+function scanRange(value: ArrayLike<unknown>, old: ArrayLike<unknown>, from: number, to: number, per: number, out: number[]): void {
+  for (let i = from; i < to; i++) if (value[i] !== old[i]) pushUnit(out, i, per);
+}
+
+/** The result of a scan: the candidate chosen, the units where `value` differs from it in their common length, and whether `value` looks derived from it. */
+export interface Scan {
+  readonly which: number;
+  readonly units: number[];
+  readonly derived: boolean;
+}
+
+function single(value: ArrayLike<unknown>, old: ArrayLike<unknown>, which: number, share: number, per: number): Scan {
+  const units: number[] = [];
+  scanRange(value, old, 0, Math.min(value.length, old.length), per, units);
+  return { which, units, derived: share !== -1 ? share >= 0.5 : true };
+}
+
+/**
+ * Chooses among `olds` (indexed like the caller's bases; null entries
+ * skipped; the first two others considered, as the cache keeps two chain
+ * heads) and scans `value` against the choice.
+ */
+export function scanCandidates(value: ArrayLike<unknown>, olds: readonly (ArrayLike<unknown> | null)[], per: number): Scan | null {
+  const n = value.length;
+  let ja = -1;
+  let jb = -1;
+  for (let j = 0; j < olds.length && jb < 0; j++) {
+    const o = olds[j];
+    if (o === null || o === undefined) continue;
+    if (ja < 0) ja = j;
+    else if (o !== olds[ja]) jb = j;
+  }
+  if (ja < 0) return null;
+  const a = olds[ja] as ArrayLike<unknown>;
+  const sa = derivedShare(value, a, per);
+  if (jb < 0) return single(value, a, ja, sa, per);
+  const b = olds[jb] as ArrayLike<unknown>;
+  const sb = derivedShare(value, b, per);
+  if (sa >= 0.5 && sb < 0.5) return single(value, a, ja, sa, per);
+  if (sb >= 0.5 && sa < 0.5) return single(value, b, jb, sb, per);
+  // The probe cannot tell: one pass over `value` against both.
+  const ua: number[] = [];
+  const ub: number[] = [];
+  const both = Math.min(n, a.length, b.length);
+  for (let i = 0; i < both; i++) {
+    const v = value[i];
+    if (v !== a[i]) {
+      pushUnit(ua, i, per);
+      if (ua.length > ub.length + SLACK) {
+        scanRange(value, b, i, Math.min(n, b.length), per, ub); // from i: b[i] is not compared yet
+        return { which: jb, units: ub, derived: sb !== -1 ? sb >= 0.5 : true };
+      }
+    }
+    if (v !== b[i]) {
+      pushUnit(ub, i, per);
+      if (ub.length > ua.length + SLACK) {
+        scanRange(value, a, i + 1, Math.min(n, a.length), per, ua);
+        return { which: ja, units: ua, derived: sa !== -1 ? sa >= 0.5 : true };
+      }
+    }
+  }
+  scanRange(value, a, both, Math.min(n, a.length), per, ua);
+  scanRange(value, b, both, Math.min(n, b.length), per, ub);
+  const costA = ua.length + Math.ceil(Math.abs(n - a.length) / per);
+  const costB = ub.length + Math.ceil(Math.abs(n - b.length) / per);
+  return costB < costA ? { which: jb, units: ub, derived: sb !== -1 ? sb >= 0.5 : true } : { which: ja, units: ua, derived: sa !== -1 ? sa >= 0.5 : true };
+}

@@ -175,7 +175,7 @@ function diffComposite(type: AnyType, value: unknown, bases: readonly (Base | nu
   const n = value.length;
   const bounds = sequenceBounds(type, n);
   if (bounds === null) return null;
-  const found = scanCandidates(value, bases.map((b) => (b !== null && Array.isArray(b.value) ? (b.value as readonly unknown[]) : null)), 1);
+  const found = scanCandidates(value, bases.map((b) => (b !== null && Array.isArray(b.value) ? (b.value as readonly unknown[]) : null)), 1, true);
   if (found === null) return null;
   const base = bases[found.which] as Base;
   const old = base.value as readonly unknown[];
@@ -250,7 +250,7 @@ function diffPacked(type: AnyType, value: unknown, bases: readonly (Base | null)
     chunkIndices = changedChunksOfBytes(value, o, Math.min(n, o.length) * elem.byteLength);
   } else {
     const olds = bases.map((b) => (b !== null && elem._isArray(b.value) && !ArrayBuffer.isView(b.value) ? (b.value as ArrayLike<unknown>) : null));
-    const found = scanCandidates(value as ArrayLike<unknown>, olds, per);
+    const found = scanCandidates(value as ArrayLike<unknown>, olds, per, false);
     if (found === null) return null;
     which = found.which;
     derived = found.derived;

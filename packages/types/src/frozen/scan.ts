@@ -59,6 +59,34 @@ function scanRange(value: ArrayLike<unknown>, old: ArrayLike<unknown>, from: num
   for (let i = from; i < to; i++) if (value[i] !== old[i]) pushUnit(out, i, per);
 }
 
+/*
+ * The two hot loops, one per element kind, each used by one caller only: a
+ * loop shared by object elements and number elements gets mixed type
+ * feedback and its `!==` compiles to the generic comparison
+ * (bench/immer-profile.ts, three interleaved runs each: cached root median
+ * of medians 12.2 ms with one shared loop, 11.7 ms with these two).
+ */
+
+/** `scanRange` from 0 for composite elements (objects, compared by identity), one unit per element. */
+function scanObjects(value: ArrayLike<unknown>, old: ArrayLike<unknown>, count: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) if (value[i] !== old[i]) out.push(i);
+  return out;
+}
+
+/** `scanRange` from 0 for basic elements (numbers, bigints, booleans, compared by value). */
+function scanValues(value: ArrayLike<unknown>, old: ArrayLike<unknown>, count: number, per: number): number[] {
+  const out: number[] = [];
+  let last = -1;
+  for (let i = 0; i < count; i++) {
+    if (value[i] !== old[i]) {
+      const c = Math.floor(i / per);
+      if (c !== last) out.push((last = c));
+    }
+  }
+  return out;
+}
+
 /** The result of a scan: the candidate chosen, the units where `value` differs from it in their common length, and whether `value` looks derived from it. */
 export interface Scan {
   readonly which: number;
@@ -66,18 +94,19 @@ export interface Scan {
   readonly derived: boolean;
 }
 
-function single(value: ArrayLike<unknown>, old: ArrayLike<unknown>, which: number, share: number, per: number): Scan {
-  const units: number[] = [];
-  scanRange(value, old, 0, Math.min(value.length, old.length), per, units);
+function single(value: ArrayLike<unknown>, old: ArrayLike<unknown>, which: number, share: number, per: number, objects: boolean): Scan {
+  const count = Math.min(value.length, old.length);
+  const units = objects ? scanObjects(value, old, count) : scanValues(value, old, count, per);
   return { which, units, derived: share !== -1 ? share >= 0.5 : true };
 }
 
 /**
  * Chooses among `olds` (indexed like the caller's bases; null entries
  * skipped; the first two others considered, as the cache keeps two chain
- * heads) and scans `value` against the choice.
+ * heads) and scans `value` against the choice; `objects` for composite
+ * elements (then `per` is 1).
  */
-export function scanCandidates(value: ArrayLike<unknown>, olds: readonly (ArrayLike<unknown> | null)[], per: number): Scan | null {
+export function scanCandidates(value: ArrayLike<unknown>, olds: readonly (ArrayLike<unknown> | null)[], per: number, objects: boolean): Scan | null {
   const n = value.length;
   let ja = -1;
   let jb = -1;
@@ -90,11 +119,11 @@ export function scanCandidates(value: ArrayLike<unknown>, olds: readonly (ArrayL
   if (ja < 0) return null;
   const a = olds[ja] as ArrayLike<unknown>;
   const sa = derivedShare(value, a, per);
-  if (jb < 0) return single(value, a, ja, sa, per);
+  if (jb < 0) return single(value, a, ja, sa, per, objects);
   const b = olds[jb] as ArrayLike<unknown>;
   const sb = derivedShare(value, b, per);
-  if (sa >= 0.5 && sb < 0.5) return single(value, a, ja, sa, per);
-  if (sb >= 0.5 && sa < 0.5) return single(value, b, jb, sb, per);
+  if (sa >= 0.5 && sb < 0.5) return single(value, a, ja, sa, per, objects);
+  if (sb >= 0.5 && sa < 0.5) return single(value, b, jb, sb, per, objects);
   // The probe cannot tell: one pass over `value` against both.
   const ua: number[] = [];
   const ub: number[] = [];

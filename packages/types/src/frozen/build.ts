@@ -38,7 +38,7 @@ import { withPath } from '../errors.js';
 import type { AnyType, BasicArray, BasicType } from '../type.js';
 import { treeError } from '../tree/nodes.js';
 import { cachedTree, rememberTree } from './cache.js';
-import { noteChanges, scanCandidates } from './scan.js';
+import { noteChanges, passSnapshot, scanCandidates } from './scan.js';
 import { isDeepFrozen } from './trust.js';
 
 /** A built subtree (floating or held) and whether its value may be cached by identity. */
@@ -184,6 +184,7 @@ function diffComposite(type: AnyType, value: unknown, bases: readonly (Base | nu
   if (indices.length + Math.abs(n - bn) > (n >>> 1) + 64) return null;
   if (found.derived) votes[found.which] = (votes[found.which] as number) + n;
   noteChanges(value, indices);
+  passSnapshot(old, value, indices, 1);
   for (let i = Math.min(n, bn); i < n; i++) indices.push(i);
   const values = indices.map((i) => value[i] as unknown);
   const elem = (type as unknown as SequenceShape).elementType;
@@ -268,6 +269,7 @@ function diffPacked(type: AnyType, value: unknown, bases: readonly (Base | null)
   }
   if (chunkIndices.length > (Math.ceil(n / per) >>> 1) + 64) return null;
   if (derived) votes[which] = (votes[which] as number) + n;
+  if (!ArrayBuffer.isView(value)) passSnapshot(old as ArrayLike<unknown>, value as ArrayLike<unknown>, chunkIndices, per);
   const values = elem._newArray(chunkIndices.length * per);
   for (let k = 0; k < chunkIndices.length; k++) {
     const first = (chunkIndices[k] as number) * per;

@@ -3,7 +3,9 @@
  * balances: number[2^18]} kept immutable with immer. Each round one recipe
  * changes 100 random validators (effective_balance, slashed) and 1024 random
  * balances; then the new root is computed every way, rows interleaved in
- * one process (the row order rotates each round), on the same values:
+ * one process (the row order is a fresh seeded shuffle each round: a
+ * rotation would keep every row behind the same neighbour, whose garbage
+ * and cache misses it would always inherit), on the same values:
  *
  *   cached   T.hashTreeRoot(next): the frozen-value cache (diff against the
  *            previous value's tree, rehash the dirty paths)
@@ -111,6 +113,17 @@ function prng(seed: number): () => number {
     s ^= s << 5;
     return (s >>> 0) / 2 ** 32;
   };
+}
+
+/** A permutation of `items` (Fisher–Yates on the seeded generator). */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const r = prng(seed);
+  const out = items.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }
 
 /** One round's writes: 100 validators and 1024 balances, the same for every row. */
@@ -227,8 +240,8 @@ function main(): void {
         return produced.view.hashTreeRoot();
       },
     };
-    for (let k = 0; k < ROWS.length; k++) {
-      const row = ROWS[(k + round) % ROWS.length] as Row;
+    const order = shuffled(ROWS, 9100 + round);
+    for (const row of order) {
       t = performance.now();
       const root = run[row]();
       const ms = performance.now() - t;
@@ -256,7 +269,7 @@ function main(): void {
   const cachedVsView = pairedRatio(samples.get('cached')!, samples.get('view ours')!).median;
   const overhead = unfrozenOverhead();
   const report = [
-    'Command: `npm run bench:immer -- --write` (bench/immer.ts). One process, rows interleaved with the order rotating each round, ' +
+    `Command: \`npm run bench:immer -- ${process.argv.slice(2).join(' ')}\` (bench/immer.ts). One process, rows interleaved in a fresh seeded shuffled order each round, ` +
       `${ROUNDS} rounds after ${WARMUP} warm-up; every row's root checked equal each round.`,
     '',
     `State value \`{validators: Validator[2^18], balances: number[2^18]}\` (\`list(uint64Number, 2^40)\`), kept with immer; each round one recipe changes 100 random validators (effective_balance, slashed) and 1024 random balances. Time to the new root:`,

@@ -17,7 +17,7 @@
 import type { Tree } from '@ssztree/core';
 import type { AnyType } from '../type.js';
 
-/** How many chain heads a schema keeps: each one costs a read of its arrays in every diff that has a miss. */
+/** How many chain heads a schema keeps: each one is probed on a miss, and scanned when the probe cannot tell (scan.ts). */
 export const HEADS = 2;
 
 interface SchemaCache {

@@ -3,7 +3,9 @@
  * balances: number[2^18]} kept immutable with immer. Each round one recipe
  * changes 100 random validators (effective_balance, slashed) and 1024 random
  * balances; then the new root is computed every way, rows interleaved in
- * one process (the row order rotates each round), on the same values:
+ * one process (the row order is a fresh seeded shuffle each round: a
+ * rotation would keep every row behind the same neighbour, whose garbage
+ * and cache misses it would always inherit), on the same values:
  *
  *   cached   T.hashTreeRoot(next): the frozen-value cache (diff against the
  *            previous value's tree, rehash the dirty paths)
@@ -111,6 +113,17 @@ function prng(seed: number): () => number {
     s ^= s << 5;
     return (s >>> 0) / 2 ** 32;
   };
+}
+
+/** A permutation of `items` (Fisher–Yates on the seeded generator). */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const r = prng(seed);
+  const out = items.slice();
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }
 
 /** One round's writes: 100 validators and 1024 balances, the same for every row. */
@@ -227,8 +240,8 @@ function main(): void {
         return produced.view.hashTreeRoot();
       },
     };
-    for (let k = 0; k < ROWS.length; k++) {
-      const row = ROWS[(k + round) % ROWS.length] as Row;
+    const order = shuffled(ROWS, 9100 + round);
+    for (const row of order) {
       t = performance.now();
       const root = run[row]();
       const ms = performance.now() - t;
@@ -256,7 +269,7 @@ function main(): void {
   const cachedVsView = pairedRatio(samples.get('cached')!, samples.get('view ours')!).median;
   const overhead = unfrozenOverhead();
   const report = [
-    'Command: `npm run bench:immer -- --write` (bench/immer.ts). One process, rows interleaved with the order rotating each round, ' +
+    `Command: \`npm run bench:immer -- ${process.argv.slice(2).join(' ')}\` (bench/immer.ts). One process, rows interleaved in a fresh seeded shuffled order each round, ` +
       `${ROUNDS} rounds after ${WARMUP} warm-up; every row's root checked equal each round.`,
     '',
     `State value \`{validators: Validator[2^18], balances: number[2^18]}\` (\`list(uint64Number, 2^40)\`), kept with immer; each round one recipe changes 100 random validators (effective_balance, slashed) and 1024 random balances. Time to the new root:`,
@@ -284,7 +297,7 @@ function main(): void {
     '| --- | ---: | ---: | ---: |',
     ...overhead,
     '',
-    'Where the cached root\'s time goes: a plain value carries no record of what changed, so the cache scans both 2^18-element arrays against the base (identity for validators, value for balances) before it writes anything; the writes and the rehash of the dirty paths are the same work our view does. The scans are plain linear loops (2 × 2^18 comparisons per root). `produce` knows the patches and skips the scans, but pays immer\'s recipe, which costs more than any root here.',
+    'Where the cached root\'s time goes: a plain value carries no record of what changed, so the cache scans both 2^18-element arrays against the base (identity for validators, value for balances) before it writes anything; the writes and the rehash of the dirty paths are the same work our view does. The scans are plain linear loops (2 × 2^18 comparisons per root) over frozen arrays, which V8 reads about 3× slower than plain ones; `bench/immer-profile.ts` profiles the cached rounds alone and puts the two loops at over half of the time. This bench runs two chains of one schema side by side (the cached row\'s values and the produce row\'s), so the cache keeps one head per chain and diffs each value against its own (docs/IMMER.md). `produce` knows the patches and skips the scans, but pays immer\'s recipe, which costs more than any root here.',
     '',
     `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (threads off), @chainsafe/ssz on hashtree; load average at the start of the report ${loadavg()[0]!.toFixed(1)} (the machine is shared).`,
   ].join('\n');

@@ -5,6 +5,15 @@
  * sorted batch per collection; the store hashes the dirty paths in batches
  * at the next root computation.
  *
+ * There may be several candidate bases (the heads of the cache's chains,
+ * see `cache.ts`), indexed alike at every level (`null` where a candidate
+ * has nothing usable). A container takes an unchanged field from whichever
+ * candidate holds the identical value; a sequence is diffed against the
+ * candidate it was derived from, or failing that the one it differs least
+ * from (`scan.ts`). A sequence diffed against a candidate it was derived
+ * from adds its length to that candidate's `votes`, so the caller knows
+ * which chain head the value continues.
+ *
  * What "differs" means, per schema:
  * - containers (not stored as packed records): a field differs unless it is
  *   the very same value (`===`); differing composite fields recurse with the
@@ -29,6 +38,7 @@ import { withPath } from '../errors.js';
 import type { AnyType, BasicArray, BasicType } from '../type.js';
 import { treeError } from '../tree/nodes.js';
 import { cachedTree, rememberTree } from './cache.js';
+import { noteChanges, passSnapshot, scanCandidates } from './scan.js';
 import { isDeepFrozen } from './trust.js';
 
 /** A built subtree (floating or held) and whether its value may be cached by identity. */
@@ -76,28 +86,36 @@ function fresh(type: AnyType, value: unknown, store: NodeStore): Built {
  * with it, and cached trees of identical trusted values. Diffable values
  * found trusted are remembered for next time.
  */
-export function build(type: AnyType, value: unknown, base: Base | null, store: NodeStore): Built {
+export function build(type: AnyType, value: unknown, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built {
   const isObject = typeof value === 'object' && value !== null;
   if (isObject) {
     const hit = cachedTree(type, value);
     if (hit !== undefined && !hit.disposed) return { node: hit.rootNode, trusted: true };
   }
-  if (base !== null && value === base.value) return { node: base.node, trusted: true };
+  let usable = 0;
+  for (let j = 0; j < bases.length; j++) {
+    const b = bases[j];
+    if (b === null || b === undefined) continue;
+    if (value === b.value) return { node: b.node, trusted: true };
+    usable++;
+  }
   const kind = kindOf(type);
   let built: Built | null = null;
-  if (base !== null && kind !== null && isObject) {
-    if (kind === 'container') built = diffContainer(type, value as Record<string, unknown>, base, store);
-    else if (kind === 'composite') built = diffComposite(type, value, base, store);
-    else built = diffPacked(type, value, base, store);
+  if (usable > 0 && kind !== null && isObject) {
+    if (kind === 'container') built = diffContainer(type, value as Record<string, unknown>, bases, store, votes);
+    else if (kind === 'composite') built = diffComposite(type, value, bases, store, votes);
+    else built = diffPacked(type, value, bases, store, votes);
   }
   built ??= fresh(type, value, store);
   if (built.trusted && kind !== null && isObject) rememberTree(type, value, new Tree(built.node, store));
   return built;
 }
 
-function diffContainer(type: AnyType, value: Record<string, unknown>, base: Base, store: NodeStore): Built | null {
-  const old = base.value;
-  if (typeof old !== 'object' || old === null) return null;
+function diffContainer(type: AnyType, value: Record<string, unknown>, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built | null {
+  // The container's own node comes from the first candidate that is an object; other candidates only lend fields.
+  const root = bases.findIndex((b) => b !== null && typeof b.value === 'object' && b.value !== null);
+  if (root < 0) return null;
+  const rootBase = bases[root] as Base;
   const fields = (type as unknown as ContainerShape).fields;
   const names = Object.keys(fields);
   const depth = depthForLimit(names.length);
@@ -107,12 +125,17 @@ function diffContainer(type: AnyType, value: Record<string, unknown>, base: Base
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
     const v = value[name];
-    const b = (old as Record<string, unknown>)[name];
-    if (v === b) continue;
+    if (v === (rootBase.value as Record<string, unknown>)[name]) continue;
     const fieldType = fields[name] as AnyType;
+    const diffable = kindOf(fieldType) !== null;
     try {
-      const childBase = kindOf(fieldType) !== null && typeof b === 'object' && b !== null ? { value: b, node: store.getNodeAtDepth(base.node, depth, i) } : null;
-      const child = build(fieldType, v, childBase, store);
+      // Per candidate: its field subtree when it holds the identical value (taken as is) or a diffable object.
+      const childBases = bases.map((b) => {
+        if (b === null || typeof b.value !== 'object' || b.value === null) return null;
+        const f = (b.value as Record<string, unknown>)[name];
+        return f === v || (diffable && typeof f === 'object' && f !== null) ? { value: f, node: store.getNodeAtDepth(b.node, depth, i) } : null;
+      });
+      const child = build(fieldType, v, childBases, store, votes);
       trusted &&= child.trusted;
       indices.push(i);
       nodes.push(child.node);
@@ -120,7 +143,7 @@ function diffContainer(type: AnyType, value: Record<string, unknown>, base: Base
       throw withPath(treeError(e), `.${name}`);
     }
   }
-  return { node: store.setNodesAtDepth(base.node, depth, indices, nodes), trusted };
+  return { node: store.setNodesAtDepth(rootBase.node, depth, indices, nodes), trusted };
 }
 
 /** Element subtrees in one batch; on a bad element, its own index in the error path. */
@@ -147,18 +170,22 @@ function sequenceBounds(type: AnyType, n: number): { isList: boolean; max: numbe
   return (isList ? n <= max : n === max) ? { isList, max } : null;
 }
 
-function diffComposite(type: AnyType, value: unknown, base: Base, store: NodeStore): Built | null {
-  const old = base.value;
-  if (!Array.isArray(value) || !Array.isArray(old)) return null;
+function diffComposite(type: AnyType, value: unknown, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built | null {
+  if (!Array.isArray(value)) return null;
   const n = value.length;
   const bounds = sequenceBounds(type, n);
   if (bounds === null) return null;
+  const found = scanCandidates(value, bases.map((b) => (b !== null && Array.isArray(b.value) ? (b.value as readonly unknown[]) : null)), 1, true);
+  if (found === null) return null;
+  const base = bases[found.which] as Base;
+  const old = base.value as readonly unknown[];
   const bn = old.length;
-  const common = Math.min(n, bn);
-  const indices: number[] = [];
-  for (let i = 0; i < common; i++) if (value[i] !== old[i]) indices.push(i);
+  const indices = found.units;
   if (indices.length + Math.abs(n - bn) > (n >>> 1) + 64) return null;
-  for (let i = common; i < n; i++) indices.push(i);
+  if (found.derived) votes[found.which] = (votes[found.which] as number) + n;
+  noteChanges(value, indices);
+  passSnapshot(old, value, indices, 1);
+  for (let i = Math.min(n, bn); i < n; i++) indices.push(i);
   const values = indices.map((i) => value[i] as unknown);
   const elem = (type as unknown as SequenceShape).elementType;
   const nodes = elementNodes(elem, values, indices, store);
@@ -174,21 +201,8 @@ function diffComposite(type: AnyType, value: unknown, base: Base, store: NodeSto
   return { node, trusted };
 }
 
-/** Ascending indices of the 32-byte chunks where plain arrays differ in their first `count` elements. */
-function changedChunksOfValues(value: BasicArray<unknown>, old: BasicArray<unknown>, count: number, per: number): number[] {
-  const out: number[] = [];
-  let last = -1;
-  for (let i = 0; i < count; i++) {
-    if (value[i] !== old[i]) {
-      const c = Math.floor(i / per);
-      if (c !== last) out.push((last = c));
-    }
-  }
-  return out;
-}
-
 /**
- * The same for typed arrays, compared as bytes (32-bit words when aligned):
+ * The changed 32-byte chunks of typed arrays, compared as bytes (32-bit words when aligned):
  * reading a `BigUint64Array` element by element would allocate a bigint per
  * read.
  */
@@ -219,23 +233,43 @@ function changedChunksOfBytes(value: ArrayBufferView, old: ArrayBufferView, byte
   return out;
 }
 
-function diffPacked(type: AnyType, value: unknown, base: Base, store: NodeStore): Built | null {
+function diffPacked(type: AnyType, value: unknown, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built | null {
   const elem = (type as unknown as SequenceShape).elementType as unknown as BasicType<unknown, BasicArray<unknown>>;
-  const old = base.value;
-  if (!elem._isArray(value) || !elem._isArray(old)) return null;
+  if (!elem._isArray(value)) return null;
   const n = value.length;
   const bounds = sequenceBounds(type, n);
   if (bounds === null) return null;
   const per = 32 / elem.byteLength;
+  let which = -1;
+  let derived = true;
+  let chunkIndices: number[];
+  if (ArrayBuffer.isView(value)) {
+    // Typed arrays: the first typed candidate, compared as bytes.
+    which = bases.findIndex((b) => b !== null && elem._isArray(b.value) && ArrayBuffer.isView(b.value));
+    if (which < 0) return null;
+    const o = (bases[which] as Base).value as ArrayBufferView & BasicArray<unknown>;
+    chunkIndices = changedChunksOfBytes(value, o, Math.min(n, o.length) * elem.byteLength);
+  } else {
+    const olds = bases.map((b) => (b !== null && elem._isArray(b.value) && !ArrayBuffer.isView(b.value) ? (b.value as ArrayLike<unknown>) : null));
+    const found = scanCandidates(value as ArrayLike<unknown>, olds, per, false);
+    if (found === null) return null;
+    which = found.which;
+    derived = found.derived;
+    chunkIndices = found.units;
+    noteChanges(value, chunkIndices);
+  }
+  const base = bases[which] as Base;
+  const old = base.value as BasicArray<unknown>;
   const bn = old.length;
   const common = Math.min(n, bn);
-  const chunkIndices = ArrayBuffer.isView(value) && ArrayBuffer.isView(old) ? changedChunksOfBytes(value, old, common * elem.byteLength) : changedChunksOfValues(value, old, common, per);
   let last = chunkIndices.length > 0 ? (chunkIndices[chunkIndices.length - 1] as number) : -1;
   // Growth or truncation: every chunk from the first one past the common part is rewritten (padding included).
   for (let c = Math.floor(common / per), end = Math.ceil(Math.max(n, bn) / per); n !== bn && c < end; c++) {
     if (c > last) chunkIndices.push((last = c));
   }
   if (chunkIndices.length > (Math.ceil(n / per) >>> 1) + 64) return null;
+  if (derived) votes[which] = (votes[which] as number) + n;
+  if (!ArrayBuffer.isView(value)) passSnapshot(old as ArrayLike<unknown>, value as ArrayLike<unknown>, chunkIndices, per);
   const values = elem._newArray(chunkIndices.length * per);
   for (let k = 0; k < chunkIndices.length; k++) {
     const first = (chunkIndices[k] as number) * per;

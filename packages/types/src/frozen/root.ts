@@ -4,9 +4,10 @@
  * frozen values through `frozenTree`.
  *
  * A frozen value is looked up by identity; on a miss it is built against
- * the last value of the same schema that was cached (an immer result shares
- * every untouched object with its base, so only the changed paths are
- * rebuilt and rehashed), and remembered if it is deeply frozen. Unfrozen
+ * the heads of the last chains of values of the same schema that were
+ * cached (an immer result shares every untouched object with its base, so
+ * only the changed paths are rebuilt and rehashed), and remembered if it is
+ * deeply frozen, replacing the head it shared most with. Unfrozen
  * values never come here (`type.ts` checks `Object.isFrozen` first).
  *
  * Invariant: the root returned is always the value's hash tree root; the
@@ -17,7 +18,7 @@
 import { defaultStore, Tree } from '@ssztree/core';
 import type { AnyType } from '../type.js';
 import { build, kindOf } from './build.js';
-import { cachedTree, lastBase, rememberLast, rememberTree } from './cache.js';
+import { cachedTree, lastBases, rememberLast, rememberTree } from './cache.js';
 import { isDeepFrozen } from './trust.js';
 
 /** True for schemas whose frozen values the cache handles (containers not stored as records, lists, vectors). */
@@ -35,11 +36,16 @@ export function frozenTree(type: AnyType, value: object): { tree: Tree; cached: 
     rememberLast(type, value);
     return { tree: hit, cached: true };
   }
-  const last = lastBase(type);
-  const built = build(type, value, last === null ? null : { value: last.value, node: last.tree.rootNode }, defaultStore);
+  const heads = lastBases(type);
+  const bases = heads.map((h) => ({ value: h.value, node: h.tree.rootNode }));
+  const votes = new Array<number>(bases.length).fill(0);
+  const built = build(type, value, bases, defaultStore, votes);
   const tree = cachedTree(type, value);
   if (built.trusted && tree !== undefined) {
-    rememberLast(type, value);
+    // The head that most of the value was diffed against is its parent: the value replaces it.
+    let parent = -1;
+    for (let j = 0; j < votes.length; j++) if (parent < 0 ? (votes[j] as number) > 0 : (votes[j] as number) > (votes[parent] as number)) parent = j;
+    rememberLast(type, value, parent < 0 ? null : (heads[parent] as { value: object }).value);
     return { tree, cached: true };
   }
   return { tree: new Tree(built.node, defaultStore), cached: false };
@@ -72,6 +78,6 @@ export function rememberDerived(type: AnyType, value: object, tree: Tree, unchan
   }
   if (!Object.isFrozen(value)) return false;
   rememberTree(type, value, tree.clone());
-  rememberLast(type, value);
+  rememberLast(type, value, unchangedFrom);
   return true;
 }

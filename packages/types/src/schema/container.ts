@@ -21,6 +21,7 @@ import { expectObject, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
 import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
+import { checkTopBits, levelNodes } from '../tree/write.js';
 import { preimages, registerPreimagePosition } from '../tree/preimages.js';
 import type { PathSegment, PathStep } from '../view/proofs.js';
 import { containerViewClass, type FieldSlot } from '../view/container.js';
@@ -413,6 +414,81 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     }
     return out as ContainerValue<F>;
   }
+
+  override _treeSize(store: NodeStore, node: NodeId): number {
+    if (this.fixedSize !== null) return this.fixedSize;
+    const infos = this.infos;
+    const nodes = levelNodes(store, node, this.depth, infos.length);
+    let size = this.fixedPartSize;
+    for (let i = 0; i < infos.length; i++) {
+      const f = infos[i] as FieldInfo;
+      if (f.fixedSize !== null) continue;
+      try {
+        size += f.type._treeSize(store, nodes[i] as NodeId);
+      } catch (e) {
+        throw withPath(e, f.segment);
+      }
+    }
+    return size;
+  }
+
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    if (this._recordDepth > 0 && store.wideDepth(node) === this._recordDepth) return this.writeRecord(store, node, out, offset);
+    const infos = this.infos;
+    const nodes = levelNodes(store, node, this.depth, infos.length);
+    // Fixed fields in place, variable ones appended in field order behind their offsets.
+    let pos = offset + this.fixedPartSize;
+    for (let i = 0; i < infos.length; i++) {
+      const f = infos[i] as FieldInfo;
+      try {
+        if (f.fixedSize !== null) f.type._writeTree(store, nodes[i] as NodeId, out, dv, offset + f.fixedPos);
+        else {
+          dv.setUint32(offset + f.fixedPos, pos - offset, true);
+          pos = f.type._writeTree(store, nodes[i] as NodeId, out, dv, pos);
+        }
+      } catch (e) {
+        throw withPath(e, f.segment);
+      }
+    }
+    return pos;
+  }
+
+  /**
+   * A packed record's serialization: its row of field chunks is copied out
+   * once, then each field's bytes moved to its place (wide byte fields from
+   * the preimage table), with the checks `_fromChunk` makes — zero chunk
+   * padding, boolean bytes 0/1, no bits above a bitvector's length.
+   */
+  private writeRecord(store: NodeStore, node: NodeId, out: Uint8Array, offset: number): number {
+    const row = (this.rowScratch ??= new Uint8Array(32 << this._recordDepth));
+    store.copyWideInto(node, row, 0);
+    const infos = this.infos;
+    for (let i = 0; i < infos.length; i++) {
+      const f = infos[i] as FieldInfo;
+      const c = 32 * i;
+      const at = offset + f.fixedPos;
+      try {
+        if (f.type._preimageLength > 0) {
+          (f.type as unknown as { _preimageInto(r: Uint8Array, ro: number, s: NodeStore, o: Uint8Array, oo: number): void })._preimageInto(row, c, store, out, at);
+          continue;
+        }
+        const fs = f.fixedSize as number;
+        for (let b = 0; b < fs; b++) out[at + b] = row[c + b] as number;
+        for (let b = fs; b < 32; b++) {
+          if (row[c + b] !== 0) throw new SszError('BAD_TREE', `a ${f.type.typeName} chunk has non-zero bytes past its value`);
+        }
+        if (f.type instanceof BooleanType && (row[c] as number) > 1) {
+          throw new SszError('BAD_BOOLEAN', `boolean byte 0x${(row[c] as number).toString(16).padStart(2, '0')} is neither 0 nor 1`);
+        }
+        if (f.type instanceof BitvectorType) checkTopBits(out, at + fs - 1, f.type.length);
+      } catch (e) {
+        throw withPath(e, f.segment);
+      }
+    }
+    return offset + this.fixedPartSize;
+  }
+  /** One record row, reused (record fields are one chunk each: no nested record write can re-enter). */
+  private rowScratch: Uint8Array | null = null;
 
   override _view(store: NodeStore, node: NodeId, tree?: Tree): ContainerView<F> {
     if (this.viewClass === null) {

@@ -136,6 +136,16 @@ export class PreimageTable {
     return this.#vals.slice(n * (e - 1), n * e);
   }
 
+  /** Copies the preimage of `root[rootOff, +32)` to `out[offset]`; false if unknown (no allocation). */
+  copyInto(root: Uint8Array, rootOff: number, out: Uint8Array, offset: number): boolean {
+    const e = this.#index[this.#slot(root, rootOff)]!;
+    if (e === 0) return false;
+    const n = this.valueLength;
+    const vals = this.#vals;
+    for (let b = 0, v = n * (e - 1); b < n; b++) out[offset + b] = vals[v + b]!;
+    return true;
+  }
+
   /**
    * Keeps only the entries whose root some live node of the store holds (at
    * a registered record position, or as a leaf), in storage sized for them

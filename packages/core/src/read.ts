@@ -111,6 +111,5 @@ function walk(store: StoreCore, node: NodeId, depth: number, base: number, count
 export function copyWide(store: StoreCore, id: NodeId, out: Uint8Array, offset: number): void {
   const b = wideBlock(store, id);
   const n = 32 << wideDepth(id);
-  const data = b.data;
-  for (let i = 0, s = b.offset, d = offset; i < n; i++) out[d + i] = data[s + i]!;
+  out.set(b.data.subarray(b.offset, b.offset + n), offset);
 }

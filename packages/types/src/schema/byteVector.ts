@@ -86,21 +86,16 @@ export class ByteVectorType extends SszType<Uint8Array> {
     return chunks.subarray(0, this.length);
   }
 
-  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, _dv: DataView, offset: number): number {
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
     if (this._preimageLength > 0 && store.kind(node) === 'leaf') {
       // Inside a packed record the field is a leaf holding its root: the bytes come from the preimage table.
-      this._preimageInto(readChunk(store, node), 0, store, out, offset);
+      if (!preimages(store, this.length).copyInto(readChunk(store, node), 0, dv, offset)) {
+        throw new SszError('BAD_TREE', `no known ${this.length}-byte preimage of a record's field root`);
+      }
       return offset + this.length;
     }
     copyLevel(store, node, this.depth, this.length, out, offset);
     return offset + this.length;
-  }
-
-  /** @internal Copies the preimage of the root at `root[rootOff]` (a packed record's field) to `out[offset]`. */
-  _preimageInto(root: Uint8Array, rootOff: number, store: NodeStore, out: Uint8Array, offset: number): void {
-    if (!preimages(store, this.length).copyInto(root, rootOff, out, offset)) {
-      throw new SszError('BAD_TREE', `no known ${this.length}-byte preimage of a record's field root`);
-    }
   }
 
   override _fromChunk(chunks: Uint8Array, _dv: DataView, offset: number, store?: NodeStore): Uint8Array {

@@ -78,8 +78,13 @@ export function compositesTreeSize(elem: SszType<unknown>, store: NodeStore, nod
   return size;
 }
 
+type RecordWriter = (store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number) => number;
+
 /** Writes composite elements at `nodes` (fixed: back to back; variable: offset table, then bodies). */
 export function writeComposites(elem: SszType<unknown>, store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number): number {
+  const records = elem as SszType<unknown> & { _recordDepth?: number; _writeRecords?: RecordWriter };
+  // Packed records: one call for all (layout and preimage tables resolved once).
+  if ((records._recordDepth ?? 0) > 0 && records._writeRecords !== undefined) return records._writeRecords(store, nodes, out, dv, offset);
   const n = nodes.length;
   const variable = elem.fixedSize === null;
   let pos = variable ? offset + 4 * n : offset;

@@ -8,14 +8,19 @@
  *     old       T.serialize(view.toValue()) — what view.serialize() did before
  *     value     T.serialize(value) — the plain value, for scale
  *     peer      @chainsafe/ssz ViewDU serialize() of the same list
- *     toValue   view.toValue()  (fromTree: builds every object)
- *     viaBytes  T.deserialize(view.serialize()) — the other route to the value
- *   List[uint64, 2^40] of 2^20 balances: tree vs value.
+ *     toValue   view.toValue()  (now: bytes out of the tree, then one decode)
+ *     fromTree  T.fromTree(tree) — what view.toValue() did before (builds
+ *               every object node by node)
+ *   List[uint64, 2^40] of 2^20 balances: view.serialize() vs T.serialize(value),
+ *   view.toValue() vs T.fromTree(tree).
  *
  * Before timing, every row's bytes are checked equal. Reports medians,
  * min–max, and speed-ups paired round by round.
  *
- * Usage: npx tsx --conditions=source bench/serialize.ts [--rounds 7] [--warmup 2]
+ * Each sample starts after a full collection (`--expose-gc`), so no row pays
+ * for the garbage another row left (the value rows leave millions of objects).
+ *
+ * Usage: npm run bench:serialize -- [--rounds 7] [--warmup 2]
  */
 import { setHasher } from '@chainsafe/persistent-merkle-tree';
 import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
@@ -25,6 +30,7 @@ import { mainnet } from '@ssztree/types/consensus';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
 
 setHasher(hashtreeHasher);
+const gc = (globalThis as { gc?: () => void }).gc;
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -96,22 +102,25 @@ peerView.hashTreeRoot();
 
 const rows: Record<string, () => Uint8Array | unknown> = {
   'validators: tree (view.serialize)': () => view.serialize(),
-  'validators: old (serialize(toValue))': () => Validators.serialize(view.toValue()),
+  'validators: old (serialize(fromTree))': () => Validators.serialize(Validators.fromTree(view.commit())),
   'validators: value (T.serialize)': () => Validators.serialize(validators),
   'validators: peer ViewDU.serialize': () => peerView.serialize(),
-  'validators: toValue (fromTree)': () => view.toValue(),
-  'validators: toValue via bytes': () => Validators.deserialize(view.serialize()),
+  'validators: toValue (via bytes)': () => view.toValue(),
+  'validators: fromTree': () => Validators.fromTree(view.commit()),
   'balances: tree (view.serialize)': () => bView.serialize(),
   'balances: value (T.serialize)': () => Balances.serialize(balances),
+  'balances: toValue (via bytes)': () => bView.toValue(),
+  'balances: fromTree': () => Balances.fromTree(bView.commit()),
 };
 
 // Agreement before timing.
 const want = toHex(vBytes);
-for (const name of ['validators: tree (view.serialize)', 'validators: old (serialize(toValue))', 'validators: value (T.serialize)', 'validators: peer ViewDU.serialize']) {
+for (const name of ['validators: tree (view.serialize)', 'validators: old (serialize(fromTree))', 'validators: value (T.serialize)', 'validators: peer ViewDU.serialize']) {
   if (toHex(rows[name]!() as Uint8Array) !== want) throw new Error(`${name} disagrees`);
 }
-if (!Validators.equals(rows['validators: toValue via bytes']!() as V[], validators)) throw new Error('toValue via bytes disagrees');
+if (!Validators.equals(rows['validators: fromTree']!() as V[], validators)) throw new Error('fromTree disagrees');
 if (!Validators.equals(view.toValue(), validators)) throw new Error('toValue disagrees');
+if (!Balances.equals(bView.toValue(), balances)) throw new Error('balances toValue disagrees');
 if (toHex(bView.serialize()) !== toHex(bBytes)) throw new Error('balances disagree');
 
 const names = Object.keys(rows);
@@ -119,6 +128,7 @@ const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n
 for (let r = 0; r < warmup + rounds; r++) {
   for (let k = 0; k < names.length; k++) {
     const name = names[(k + r) % names.length]!;
+    gc?.();
     const t0 = performance.now();
     rows[name]!();
     const ms = performance.now() - t0;
@@ -126,7 +136,7 @@ for (let r = 0; r < warmup + rounds; r++) {
   }
 }
 
-console.log(`rounds ${rounds} (warm-up ${warmup}), node ${process.version}`);
+console.log(`rounds ${rounds} (warm-up ${warmup}), node ${process.version}, gc between samples: ${gc !== undefined}`);
 for (const name of names) {
   const s = summarize(samples[name]!);
   console.log(`${name.padEnd(40)} median ${fmt(s.median)} ms  (${fmt(s.min)}–${fmt(s.max)})`);
@@ -135,8 +145,9 @@ const ratio = (a: string, b: string): string => {
   const p = pairedRatio(samples[a]!, samples[b]!);
   return `${fmt(p.median, 2)}× (${fmt(p.min, 2)}–${fmt(p.max, 2)})`;
 };
-console.log(`old / tree:               ${ratio('validators: old (serialize(toValue))', 'validators: tree (view.serialize)')}`);
+console.log(`old / tree:               ${ratio('validators: old (serialize(fromTree))', 'validators: tree (view.serialize)')}`);
 console.log(`tree / value:             ${ratio('validators: tree (view.serialize)', 'validators: value (T.serialize)')}`);
 console.log(`peer / tree:              ${ratio('validators: peer ViewDU.serialize', 'validators: tree (view.serialize)')}`);
-console.log(`toValue / viaBytes:       ${ratio('validators: toValue (fromTree)', 'validators: toValue via bytes')}`);
+console.log(`fromTree / toValue:       ${ratio('validators: fromTree', 'validators: toValue (via bytes)')}`);
+console.log(`balances fromTree / toValue: ${ratio('balances: fromTree', 'balances: toValue (via bytes)')}`);
 console.log(`balances tree / value:    ${ratio('balances: tree (view.serialize)', 'balances: value (T.serialize)')}`);

@@ -127,11 +127,11 @@ export class NodeStore extends StoreCore {
     return readWideChunks(this, id);
   }
 
-  /** Copies a wide leaf's chunks (32·2^d bytes) to `out[offset]`: a read without allocating. */
-  copyWideInto(id: NodeId, out: Uint8Array, offset: number): void {
+  /** Copies a wide leaf's chunks (32·2^d bytes) to `out` at `offset`, a word at a time: a read without allocating. */
+  copyWideInto(id: NodeId, out: DataView, offset: number): void {
     this.check(id);
     if (wideDepth(id) === 0) throw new CoreError('BAD_NODE', `node ${id} is not a wide leaf`);
-    if (!Number.isInteger(offset) || offset < 0 || offset + (32 << wideDepth(id)) > out.length) {
+    if (!Number.isInteger(offset) || offset < 0 || offset + (32 << wideDepth(id)) > out.byteLength) {
       throw new CoreError('BAD_INPUT', `${32 << wideDepth(id)} bytes do not fit at offset ${offset}`);
     }
     copyWide(this, id, out, offset);

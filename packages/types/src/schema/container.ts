@@ -508,7 +508,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
           this._writeTree(store, node, out, dv, base);
           continue;
         }
-        store.copyWideInto(node, row, 0);
+        store.copyWideInto(node, rowView, 0);
         // Plain typed-array layout: no per-field property loads on the field types (they are polymorphic).
         for (i = 0; i < nf; i++) {
           const c = 32 * i;

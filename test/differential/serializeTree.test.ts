@@ -209,3 +209,46 @@ describe('serializeTree: damaged trees agree with fromTree (SszError exactly whe
     });
   }
 });
+
+describe('serializeTree: packed records that could not come from a value', () => {
+  /** A Rec record (8 chunks: k's root, w, n, s, f, h, 2 padding) built from a value (which records k's preimage), then edited. */
+  function record(store: NodeStore, edit: (row: Uint8Array) => void): NodeId {
+    const value = { k: new Uint8Array(48).fill(9), w: new Uint8Array(32).fill(3), n: 5n, s: true, f: bitvector(4).defaultValue(), h: 7 };
+    const tree = Rec.toTree(value, store);
+    const row = store.wideChunks(tree.rootNode);
+    edit(row);
+    return store.wide(row);
+  }
+  const cases: [string, (row: Uint8Array) => void, string, string][] = [
+    ['an unknown pubkey root', (row) => row.fill(0xee, 0, 32), 'BAD_TREE', '.k'],
+    ['a boolean byte of 2', (row) => (row[96] = 2), 'BAD_BOOLEAN', '.s'],
+    ['bytes past a uint64', (row) => (row[64 + 8] = 1), 'BAD_TREE', '.n'],
+    ['bits above a bitvector(4)', (row) => (row[128] = 0x10), 'BAD_BITS', '.f'],
+  ];
+  for (const [what, edit, code, field] of cases) {
+    it(`${what}: ${code} at ${field}, alone and as a list element, as fromTree rejects it`, () => {
+      const store = new NodeStore();
+      const good = record(store, () => {});
+      expect(toHex(Rec.serializeTree(good, store))).toBe(toHex(Rec.serialize(Rec.fromTree(good, store))));
+      const bad = record(store, edit);
+      expect(() => Rec.fromTree(bad, store)).toThrow(SszError);
+      const L = list(Rec, 100);
+      const listNode = L.toTree([], store).rootNode;
+      const both = store.withLength(store.setNodesAtDepth(store.left(listNode), 7, [0, 1], [good, bad]), 2);
+      for (const [type, node, path] of [
+        [Rec, bad, `Rec${field}`],
+        [L, both, `List[Rec, 100][1]${field}`],
+      ] as [SszType<unknown>, NodeId, string][]) {
+        let error: unknown = null;
+        try {
+          type.serializeTree(node, store);
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(SszError);
+        expect((error as SszError).code).toBe(code);
+        expect((error as SszError).typePath).toBe(path);
+      }
+    });
+  }
+});

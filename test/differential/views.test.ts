@@ -33,6 +33,7 @@ function opsFor(fork: 'phase0' | 'altair' | 'deneb' | 'electra') {
       v: fc.oneof(u64, small),
     }),
     fc.record({ op: fc.constant('slashed' as const), i: fc.nat(), v: fc.boolean() }),
+    fc.record({ op: fc.constant('pubkey' as const), i: fc.nat(), v: fc.uint8Array({ minLength: 48, maxLength: 48 }) }),
     fc.record({ op: fc.constant('blockRoot' as const), i: fc.nat(), v: bytes32 }),
     fc.record({ op: fc.constant('finalized' as const), epoch: fc.oneof(u64, small), root: bytes32 }),
     fc.record({ op: fc.constant('justifiedEpoch' as const), v: fc.oneof(u64, small) }),
@@ -80,6 +81,8 @@ describe('views: random writes agree with the value model and with @chainsafe/ss
             expect(root).toBe(hex(T.hashTreeRoot(model)));
             expect(root).toBe(hex(theirs.hashTreeRoot()));
             expect(T.equals(view.toValue(), model)).toBe(true);
+            // Bytes copied straight out of the tree equal the model's serialization.
+            expect(hex(view.serialize())).toBe(hex(T.serialize(model)));
           };
           for (const op of ops) {
             const nVal = model.validators.length as number;
@@ -124,6 +127,12 @@ describe('views: random writes agree with the value model and with @chainsafe/ss
                 theirs.validators.get(op.i % nVal).slashed = op.v;
                 model.validators[op.i % nVal].slashed = op.v;
                 break;
+              case 'pubkey':
+                if (nVal === 0) break;
+                view.validators.get(op.i % nVal).pubkey = op.v;
+                theirs.validators.get(op.i % nVal).pubkey = op.v;
+                model.validators[op.i % nVal].pubkey = op.v.slice();
+                break;
               case 'blockRoot': {
                 const i = op.i % model.block_roots.length;
                 view.block_roots.set(i, op.v);
@@ -165,6 +174,7 @@ describe('views: random writes agree with the value model and with @chainsafe/ss
           for (const c of clones) {
             expect(hex(c.view.hashTreeRoot())).toBe(c.root);
             expect(T.equals(c.view.toValue(), c.value)).toBe(true);
+            expect(hex(c.view.serialize())).toBe(hex(T.serialize(c.value)));
           }
           // Bytes straight back: deserializeToView(bytes).serialize() is the same bytes.
           const bytes = T.serialize(model);

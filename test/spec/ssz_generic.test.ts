@@ -36,6 +36,9 @@ describe('ssz_generic (spec v0.12.x)', () => {
         const value = type.deserialize(bytes);
         expect(toHex(type.serialize(value)), name).toBe(toHex(bytes));
         expect(toHex(type.hashTreeRoot(value)), name).toBe(readRoot(join(dir, 'meta.yaml')));
+        // The bytes straight out of a tree, and out of a view built from the bytes.
+        expect(toHex(type.serializeTree(type.toTree(value))), name).toBe(toHex(bytes));
+        expect(toHex(type.deserializeToView(bytes).serialize()), name).toBe(toHex(bytes));
         const expected = type.fromJson(readYaml(join(dir, 'value.yaml')));
         expect(type.equals(value, expected), name).toBe(true);
         expect(type.equals(type.fromJson(type.toJson(value)), value), name).toBe(true);

@@ -29,7 +29,7 @@ describe('ssz_static phase0 minimal (spec v0.12.x)', () => {
   });
 
   for (const name of TYPES) {
-    it(`${name}: 123 cases decode, re-encode, and match root and value (also through toTree/fromTree)`, () => {
+    it(`${name}: 123 cases decode, re-encode, and match root and value (also through toTree/fromTree/serializeTree)`, () => {
       const type = minimal.phase0[name] as unknown as SszType<unknown>;
       let cases = 0;
       for (const suite of listDirs(join(root, name))) {
@@ -44,6 +44,9 @@ describe('ssz_static phase0 minimal (spec v0.12.x)', () => {
           const tree = type.toTree(value);
           expect(toHex(tree.root), label).toBe(readRoot(join(dir, 'roots.yaml')));
           expect(type.equals(type.fromTree(tree), value), label).toBe(true);
+          // The bytes straight out of the tree, and out of a view built from the bytes.
+          expect(toHex(type.serializeTree(tree)), label).toBe(toHex(bytes));
+          expect(toHex(type.deserializeToView(bytes).serialize()), label).toBe(toHex(bytes));
           tree.dispose();
           expect(type.equals(value, type.fromJson(readYaml(join(dir, 'value.yaml')))), label).toBe(true);
           cases++;

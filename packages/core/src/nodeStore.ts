@@ -17,6 +17,7 @@ import { getNode, getNodeAtDepth, iterateNodesAtDepth, setChunksAtDepth, setNode
 import { buildPartialTree } from './partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 import { StoreCore } from './store.js';
+import { collectLevel, copyLevelBytes, copyWide } from './read.js';
 import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
 
 function checkChunk(chunk: Uint8Array, offset: number, what: string): void {
@@ -124,6 +125,44 @@ export class NodeStore extends StoreCore {
     this.check(id);
     if (wideDepth(id) === 0) throw new CoreError('BAD_NODE', `node ${id} is not a wide leaf`);
     return readWideChunks(this, id);
+  }
+
+  /** Copies a wide leaf's chunks (32·2^d bytes) to `out` at `offset`, a word at a time: a read without allocating. */
+  copyWideInto(id: NodeId, out: DataView, offset: number): void {
+    this.check(id);
+    if (wideDepth(id) === 0) throw new CoreError('BAD_NODE', `node ${id} is not a wide leaf`);
+    if (!Number.isInteger(offset) || offset < 0 || offset + (32 << wideDepth(id)) > out.byteLength) {
+      throw new CoreError('BAD_INPUT', `${32 << wideDepth(id)} bytes do not fit at offset ${offset}`);
+    }
+    copyWide(this, id, out, offset);
+  }
+
+  /**
+   * Copies the first `byteLen` bytes of the chunks at level `depth` below
+   * `root` (leaves, wide leaves, zero subtrees as zeros; `out` must be zero
+   * there) to `out[offset]`. Returns true when the rest of the last chunk
+   * is zero (the padding a packed sequence must have).
+   */
+  copyLevelBytes(root: NodeId, depth: number, byteLen: number, out: Uint8Array, offset: number): boolean {
+    this.check(root);
+    checkDepth(depth, 0, 53);
+    if (!Number.isSafeInteger(byteLen) || byteLen < 0 || byteLen > 32 * 2 ** depth || offset < 0 || offset + byteLen > out.length) {
+      throw new CoreError('BAD_INPUT', `${byteLen} bytes of a level of depth ${depth} do not fit at offset ${offset}`);
+    }
+    return copyLevelBytes(this, root, depth, byteLen, out, offset);
+  }
+
+  /**
+   * The first `count` node ids of level `depth` below `root` in one walk,
+   * NOT floating: valid for the current synchronous task only, while
+   * `root` is held (for readers that create no nodes). Null when a wide
+   * leaf covers part of the level (use `getNodesAtDepth`).
+   */
+  collectLevel(root: NodeId, depth: number, count: number): NodeId[] | null {
+    this.check(root);
+    checkDepth(depth, 0, 53);
+    if (!Number.isSafeInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('BAD_INPUT', `${count} nodes at depth ${depth}`);
+    return collectLevel(this, root, depth, count);
   }
 
   /** The inner depth of a wide leaf (0 for other nodes). */

@@ -27,6 +27,7 @@ import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, 
 import { SszError, withPath } from './errors.js';
 import type { Json } from './json.js';
 import { readChunk, treeError } from './tree/nodes.js';
+import { copyLevel, serializeNode } from './tree/write.js';
 import { frozenRootInto, isCacheable } from './frozen/root.js';
 
 /** The public interface of every schema. */
@@ -105,6 +106,25 @@ export abstract class SszType<V> implements Type<V> {
   abstract _toNode(value: V, store: NodeStore): NodeId;
   /** @internal The value of the subtree at `node`; rejects wrong shapes with `BAD_TREE` and bad contents like `_decode`. */
   abstract _fromNode(store: NodeStore, node: NodeId): V;
+
+  /**
+   * @internal The serialized size of the value at `node`, read from the
+   * tree (list lengths, union selectors) without building the value. Fixed-
+   * size types answer without reading; variable-size schemas override.
+   */
+  _treeSize(store: NodeStore, node: NodeId): number {
+    if (this.fixedSize !== null) return this.fixedSize;
+    return this._size(this._fromNode(store, node));
+  }
+  /**
+   * @internal Writes the serialization of the value at `node` to `out[offset]`
+   * (zeroed by the caller) and returns the end offset, rejecting trees
+   * `_fromNode` rejects. Schemas override this to copy chunk bytes; the
+   * default goes through the value.
+   */
+  _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    return this._encode(this._fromNode(store, node), out, dv, offset);
+  }
 
   abstract defaultValue(): V;
   abstract equals(a: V, b: V): boolean;
@@ -307,6 +327,18 @@ export abstract class SszType<V> implements Type<V> {
     }
   }
 
+  /** The serialization of the value a tree (or a node of `store`) holds, copied out of the tree: no value is built. */
+  serializeTree(tree: Tree | NodeId, store: NodeStore = defaultStore): Uint8Array {
+    if (tree instanceof Tree) return serializeNode(this as SszType<unknown>, tree.store, tree.rootNode);
+    try {
+      if (typeof tree !== 'number') throw new SszError('INVALID_VALUE', 'serializeTree expects a Tree or a node id');
+      store.check(tree);
+    } catch (e) {
+      throw withPath(treeError(e), this.typeName);
+    }
+    return serializeNode(this as SszType<unknown>, store, tree);
+  }
+
   sizeOf(value: V): number {
     try {
       return this._size(value);
@@ -429,6 +461,11 @@ export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
       if (chunks[offset + i] !== 0) throw new SszError('BAD_TREE', `a ${this.typeName} chunk has non-zero bytes past its value`);
     }
     return this._read(dv, offset);
+  }
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    copyLevel(store, node, 0, this.byteLength, out, offset);
+    this._read(dv, offset); // booleans reject bytes above 1, as the decoder does
+    return offset + this.byteLength;
   }
   _decode(_data: Uint8Array, dv: DataView, start: number, end: number): V {
     this._checkFixed(start, end);

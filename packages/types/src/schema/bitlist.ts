@@ -12,6 +12,7 @@ import { fromHex, toHex, type Json } from '../json.js';
 import { depthForLimit, merkleizeInto, mixInLengthInto } from '../merkle.js';
 import { checkPadding } from '../tree/elements.js';
 import { readChunks, readMixed } from '../tree/nodes.js';
+import { checkTopBits, copyLevel } from '../tree/write.js';
 import { padChunks } from './byteVector.js';
 import { SszType } from '../type.js';
 import { LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
@@ -69,6 +70,22 @@ export class BitlistType extends SszType<BitArray> {
   _size(value: BitArray): number {
     this.check(value, -1);
     return (value.bitLen >>> 3) + 1;
+  }
+  override _treeSize(store: NodeStore, node: NodeId): number {
+    const { length } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} bits exceed the limit of ${this.limit}`);
+    return (length >>> 3) + 1;
+  }
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, _dv: DataView, offset: number): number {
+    const { length, contents } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} bits exceed the limit of ${this.limit}`);
+    const bytes = Math.ceil(length / 8);
+    copyLevel(store, contents, depthForLimit(this.chunkLimit), bytes, out, offset);
+    if (length % 8 !== 0) checkTopBits(out, offset + bytes - 1, length);
+    // The delimiter bit: in the last data byte, or a byte of its own when the length is a multiple of 8.
+    const delimiter = offset + (length >>> 3);
+    out[delimiter] = (out[delimiter] as number) | (1 << length % 8);
+    return delimiter + 1;
   }
   _rootInto(value: BitArray, out: Uint8Array, offset: number): void {
     this.check(value, -1);

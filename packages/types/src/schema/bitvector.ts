@@ -10,6 +10,7 @@ import { fromHex, toHex, type Json } from '../json.js';
 import { depthForLimit, merkleizeInto } from '../merkle.js';
 import { checkPadding } from '../tree/elements.js';
 import { readChunks } from '../tree/nodes.js';
+import { checkTopBits, copyLevel } from '../tree/write.js';
 import { padChunks } from './byteVector.js';
 import { SszType } from '../type.js';
 
@@ -74,6 +75,11 @@ export class BitvectorType extends SszType<BitArray> {
       throw new SszError('BAD_BITS', `padding bits above bit ${this.length} are set`);
     }
     return value;
+  }
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, _dv: DataView, offset: number): number {
+    copyLevel(store, node, depthForLimit(this.chunkCount), this.fixedSize, out, offset);
+    checkTopBits(out, offset + this.fixedSize - 1, this.length);
+    return offset + this.fixedSize;
   }
   override _fromChunk(chunks: Uint8Array, dv: DataView, offset: number): BitArray {
     if (!this._rootIsChunk) return super._fromChunk(chunks, dv, offset);

@@ -10,6 +10,7 @@ import { fromHex, toHex, type Json } from '../json.js';
 import { depthForLimit, merkleizeInto, mixInLengthInto } from '../merkle.js';
 import { checkPadding } from '../tree/elements.js';
 import { readChunks, readMixed } from '../tree/nodes.js';
+import { copyLevel } from '../tree/write.js';
 import { SszType } from '../type.js';
 import { LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
 import { bytesEqual, padChunks } from './byteVector.js';
@@ -79,6 +80,17 @@ export class ByteListType extends SszType<Uint8Array> {
     const chunks = readChunks(store, contents, depthForLimit(this.chunkLimit), Math.ceil(length / 32));
     checkPadding(chunks, length);
     return chunks.subarray(0, length);
+  }
+  override _treeSize(store: NodeStore, node: NodeId): number {
+    const { length } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} bytes exceed the limit of ${this.limit}`);
+    return length;
+  }
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, _dv: DataView, offset: number): number {
+    const { length, contents } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} bytes exceed the limit of ${this.limit}`);
+    copyLevel(store, contents, depthForLimit(this.chunkLimit), length, out, offset);
+    return offset + length;
   }
   defaultValue(): Uint8Array {
     return new Uint8Array(0);

@@ -12,6 +12,7 @@ import { batchSize, depthForLimit, foldSubtrees, growScratch, merkleizeInto, sca
 import { checkPadding } from '../tree/elements.js';
 import { preimages } from '../tree/preimages.js';
 import { readChunk, readChunks } from '../tree/nodes.js';
+import { copyLevel } from '../tree/write.js';
 import { SszType } from '../type.js';
 
 export class ByteVectorType extends SszType<Uint8Array> {
@@ -83,6 +84,18 @@ export class ByteVectorType extends SszType<Uint8Array> {
     const chunks = readChunks(store, node, this.depth, Math.ceil(this.length / 32));
     checkPadding(chunks, this.length);
     return chunks.subarray(0, this.length);
+  }
+
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    if (this._preimageLength > 0 && store.kind(node) === 'leaf') {
+      // Inside a packed record the field is a leaf holding its root: the bytes come from the preimage table.
+      if (!preimages(store, this.length).copyInto(readChunk(store, node), 0, dv, offset)) {
+        throw new SszError('BAD_TREE', `no known ${this.length}-byte preimage of a record's field root`);
+      }
+      return offset + this.length;
+    }
+    copyLevel(store, node, this.depth, this.length, out, offset);
+    return offset + this.length;
   }
 
   override _fromChunk(chunks: Uint8Array, _dv: DataView, offset: number, store?: NodeStore): Uint8Array {

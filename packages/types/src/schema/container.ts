@@ -21,7 +21,8 @@ import { expectObject, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
 import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
-import { preimages, registerPreimagePosition } from '../tree/preimages.js';
+import { checkTopBits, levelNodes } from '../tree/write.js';
+import { preimages, registerPreimagePosition, type PreimageTable } from '../tree/preimages.js';
 import type { PathSegment, PathStep } from '../view/proofs.js';
 import { containerViewClass, type FieldSlot } from '../view/container.js';
 import type { ContainerView } from '../view/types.js';
@@ -45,6 +46,25 @@ function copyBytes(src: DataView, s: number, dst: DataView, d: number, len: numb
   let k = 0;
   for (; k + 4 <= len; k += 4) dst.setUint32(d + k, src.getUint32(s + k, true), true);
   for (; k < len; k++) dst.setUint8(d + k, src.getUint8(s + k));
+}
+
+/** Wide-leaf kinds by the low 4 bits of an id: 4 + inner depth - 1 (docs/CORE.md). */
+const KIND_WIDE_BASE = 4;
+const FIELD_COPY = 0;
+const FIELD_BOOLEAN = 1;
+const FIELD_BITS = 2;
+const FIELD_PREIMAGE = 3;
+
+/** A packed record's fields as `writeRecord` reads them: kind, byte size and position, bit length, preimage table by store. */
+interface RecordLayout {
+  readonly row: Uint8Array;
+  readonly rowView: DataView;
+  readonly kind: Uint8Array;
+  readonly size: Int32Array;
+  readonly pos: Int32Array;
+  readonly bits: Int32Array;
+  /** The preimage length of wide byte fields (their table is looked up per store, never kept: schemas outlive stores). */
+  readonly tables: Int32Array;
 }
 
 export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> {
@@ -413,6 +433,141 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     }
     return out as ContainerValue<F>;
   }
+
+  override _treeSize(store: NodeStore, node: NodeId): number {
+    if (this.fixedSize !== null) return this.fixedSize;
+    const infos = this.infos;
+    const nodes = levelNodes(store, node, this.depth, infos.length);
+    let size = this.fixedPartSize;
+    for (let i = 0; i < infos.length; i++) {
+      const f = infos[i] as FieldInfo;
+      if (f.fixedSize !== null) continue;
+      try {
+        size += f.type._treeSize(store, nodes[i] as NodeId);
+      } catch (e) {
+        throw withPath(e, f.segment);
+      }
+    }
+    return size;
+  }
+
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    if (this._recordDepth > 0 && store.wideDepth(node) === this._recordDepth) return this.writeRecord(store, node, out, dv, offset);
+    const infos = this.infos;
+    const nodes = levelNodes(store, node, this.depth, infos.length);
+    // Fixed fields in place, variable ones appended in field order behind their offsets.
+    let pos = offset + this.fixedPartSize;
+    for (let i = 0; i < infos.length; i++) {
+      const f = infos[i] as FieldInfo;
+      try {
+        if (f.fixedSize !== null) f.type._writeTree(store, nodes[i] as NodeId, out, dv, offset + f.fixedPos);
+        else {
+          dv.setUint32(offset + f.fixedPos, pos - offset, true);
+          pos = f.type._writeTree(store, nodes[i] as NodeId, out, dv, pos);
+        }
+      } catch (e) {
+        throw withPath(e, f.segment);
+      }
+    }
+    return pos;
+  }
+
+  /**
+   * A packed record's serialization: its row of field chunks is copied out
+   * once, then each field's bytes moved to its place (wide byte fields from
+   * the preimage table), with the checks `_fromChunk` makes — zero chunk
+   * padding, boolean bytes 0/1, no bits above a bitvector's length.
+   */
+  private writeRecord(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    this._writeRecords(store, [node], out, dv, offset, false);
+    return offset + this.fixedPartSize;
+  }
+
+  /**
+   * @internal Writes the records at `nodes` back to back from `offset`
+   * (elements of a list or vector: errors carry `[i]` when `indexed`).
+   * Nodes that are not packed records of this type (a zero subtree, a
+   * record expanded by a write) go through `_writeTree`.
+   */
+  _writeRecords(store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number, indexed = true): number {
+    const layout = (this.recordLayout ??= this.makeRecordLayout());
+    const { row, rowView, kind, size, pos, bits } = layout;
+    // Preimage tables are looked up per call, never kept: schemas outlive stores.
+    const tables = Array.from(layout.tables, (length) => (length > 0 ? preimages(store, length) : null));
+    const recordKind = KIND_WIDE_BASE + this._recordDepth - 1;
+    const stride = this.fixedPartSize;
+    const nf = kind.length;
+    let e = 0;
+    let i = -1;
+    try {
+      for (; e < nodes.length; e++) {
+        const node = nodes[e] as NodeId;
+        const base = offset + e * stride;
+        if ((node & 15) !== recordKind) {
+          i = -1;
+          this._writeTree(store, node, out, dv, base);
+          continue;
+        }
+        store.copyWideInto(node, rowView, 0);
+        // Plain typed-array layout: no per-field property loads on the field types (they are polymorphic).
+        for (i = 0; i < nf; i++) {
+          const c = 32 * i;
+          const at = base + (pos[i] as number);
+          const k = kind[i] as number;
+          if (k === FIELD_PREIMAGE) {
+            if (!(tables[i] as PreimageTable).copyInto(row, c, dv, at)) throw new SszError('BAD_TREE', `no known ${size[i]}-byte preimage of a record's field root`);
+            continue;
+          }
+          const fs = size[i] as number;
+          // Words where they fit (unaligned DataView access is fine), then the tail bytes.
+          let b = 0;
+          for (; b + 4 <= fs; b += 4) dv.setUint32(at + b, rowView.getUint32(c + b, true), true);
+          for (; b < fs; b++) out[at + b] = row[c + b] as number;
+          let dirty = 0;
+          for (; b < 32 && (b & 3) !== 0; b++) dirty |= row[c + b] as number;
+          for (; b < 32; b += 4) dirty |= rowView.getUint32(c + b, true);
+          if (dirty !== 0) throw new SszError('BAD_TREE', `a ${(this.infos[i] as FieldInfo).type.typeName} chunk has non-zero bytes past its value`);
+          if (k === FIELD_BOOLEAN && (row[c] as number) > 1) {
+            throw new SszError('BAD_BOOLEAN', `boolean byte 0x${(row[c] as number).toString(16).padStart(2, '0')} is neither 0 nor 1`);
+          }
+          if (k === FIELD_BITS) checkTopBits(out, at + fs - 1, bits[i] as number);
+        }
+      }
+    } catch (err) {
+      const inner = i >= 0 && i < nf ? withPath(err, (this.infos[i] as FieldInfo).segment) : err;
+      throw indexed ? withPath(inner, `[${e}]`) : inner;
+    }
+    return offset + nodes.length * stride;
+  }
+
+  private makeRecordLayout(): RecordLayout {
+    const n = this.infos.length;
+    const row = new Uint8Array(32 << this._recordDepth);
+    const layout: RecordLayout = {
+      row,
+      rowView: new DataView(row.buffer),
+      kind: new Uint8Array(n),
+      size: new Int32Array(n),
+      pos: new Int32Array(n),
+      bits: new Int32Array(n),
+      tables: new Int32Array(n),
+    };
+    this.infos.forEach((f, i) => {
+      layout.size[i] = f.fixedSize as number;
+      layout.pos[i] = f.fixedPos;
+      if (f.type._preimageLength > 0) {
+        layout.kind[i] = FIELD_PREIMAGE;
+        layout.tables[i] = f.type._preimageLength;
+      } else if (f.type instanceof BooleanType) layout.kind[i] = FIELD_BOOLEAN;
+      else if (f.type instanceof BitvectorType) {
+        layout.kind[i] = FIELD_BITS;
+        layout.bits[i] = f.type.length;
+      } else layout.kind[i] = FIELD_COPY;
+    });
+    return layout;
+  }
+  /** How `writeRecord` reads a row, made once (record fields are one chunk each: no nested record write can re-enter the row). */
+  private recordLayout: RecordLayout | null = null;
 
   override _view(store: NodeStore, node: NodeId, tree?: Tree): ContainerView<F> {
     if (this.viewClass === null) {

@@ -16,6 +16,8 @@ import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merklei
 import { SszType, type AnyType, type BasicArray, type BasicType, type ValueOf } from '../type.js';
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { readChunks, readMixed, readNodes, subtreeFromNodes } from '../tree/nodes.js';
+import { BooleanType } from './boolean.js';
+import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeComposites } from '../tree/write.js';
 import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
 import { fromJsonItems, jsonItem } from './vector.js';
 
@@ -83,6 +85,20 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     const chunks = readChunks(store, contents, depthForLimit(this.chunkLimit), Math.ceil(bytes / 32));
     checkPadding(chunks, bytes);
     return this.elementType._decodeArray(chunks, new DataView(chunks.buffer), 0, length);
+  }
+  override _treeSize(store: NodeStore, node: NodeId): number {
+    const { length } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    return length * this.elementType.byteLength;
+  }
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, _dv: DataView, offset: number): number {
+    const { length, contents } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    const bytes = length * this.elementType.byteLength;
+    // Leaves and wide-leaf pages are copied as they are: uints are little-endian in chunks and in the serialization.
+    copyLevel(store, contents, depthForLimit(this.chunkLimit), bytes, out, offset);
+    if (this.elementType instanceof BooleanType) checkBooleans(out, offset, bytes);
+    return offset + bytes;
   }
 
   override _pathStep(segment: PathSegment): PathStep {
@@ -184,6 +200,18 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     const { length, contents } = readMixed(store, node);
     if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
     return elementValues(this.elementType, store, readNodes(store, contents, depthForLimit(this.limit), length));
+  }
+  override _treeSize(store: NodeStore, node: NodeId): number {
+    const { length, contents } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    if (this.elementType.fixedSize !== null) return length * this.elementType.fixedSize;
+    return compositesTreeSize(this.elementType as SszType<unknown>, store, levelNodes(store, contents, depthForLimit(this.limit), length));
+  }
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    const { length, contents } = readMixed(store, node);
+    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    // One walk collects the element ids (no per-index descent, no floating ids: nothing is created while writing).
+    return writeComposites(this.elementType as SszType<unknown>, store, levelNodes(store, contents, depthForLimit(this.limit), length), out, dv, offset);
   }
 
   override _pathStep(segment: PathSegment): PathStep {

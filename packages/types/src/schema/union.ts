@@ -135,6 +135,30 @@ export class UnionType<O extends UnionOptions> extends SszType<UnionValue<O>> {
       throw withPath(e, `[${selector}]`);
     }
   }
+  override _treeSize(store: NodeStore, node: NodeId): number {
+    const { length: selector, contents } = readMixed(store, node);
+    const type = this.option(selector, -1);
+    if (type === null) return 1;
+    try {
+      return 1 + type._treeSize(store, contents);
+    } catch (e) {
+      throw withPath(e, `[${selector}]`);
+    }
+  }
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    const { length: selector, contents } = readMixed(store, node);
+    const type = this.option(selector, -1);
+    out[offset] = selector;
+    if (type === null) {
+      if (readChunk(store, contents).some((b) => b !== 0)) throw new SszError('BAD_TREE', 'None must have the zero chunk as its value');
+      return offset + 1;
+    }
+    try {
+      return type._writeTree(store, contents, out, dv, offset + 1);
+    } catch (e) {
+      throw withPath(e, `[${selector}]`);
+    }
+  }
   defaultValue(): UnionValue<O> {
     const first = this.options[0] as SszType<unknown> | null;
     return { selector: 0, value: first === null ? null : first.defaultValue() } as UnionValue<O>;

@@ -14,6 +14,8 @@ import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merklei
 import { SszType, type AnyType, type BasicArray, type BasicType, type ValueOf } from '../type.js';
 import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
+import { BooleanType } from './boolean.js';
+import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeComposites } from '../tree/write.js';
 import { compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
 
 function checkLength(length: number, name: string): void {
@@ -75,6 +77,11 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     const chunks = readChunks(store, node, depthForLimit(this.chunkCount), this.chunkCount);
     checkPadding(chunks, this.fixedSize);
     return this.elementType._decodeArray(chunks, new DataView(chunks.buffer), 0, this.length);
+  }
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, _dv: DataView, offset: number): number {
+    copyLevel(store, node, depthForLimit(this.chunkCount), this.fixedSize, out, offset);
+    if (this.elementType instanceof BooleanType) checkBooleans(out, offset, this.fixedSize);
+    return offset + this.fixedSize;
   }
 
   override _pathStep(segment: PathSegment): PathStep {
@@ -172,6 +179,13 @@ export class VectorCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
   }
   _fromNode(store: NodeStore, node: NodeId): V[] {
     return elementValues(this.elementType, store, readNodes(store, node, depthForLimit(this.length), this.length));
+  }
+  override _treeSize(store: NodeStore, node: NodeId): number {
+    if (this.fixedSize !== null) return this.fixedSize;
+    return compositesTreeSize(this.elementType as SszType<unknown>, store, levelNodes(store, node, depthForLimit(this.length), this.length));
+  }
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    return writeComposites(this.elementType as SszType<unknown>, store, levelNodes(store, node, depthForLimit(this.length), this.length), out, dv, offset);
   }
 
   override _pathStep(segment: PathSegment): PathStep {

@@ -136,6 +136,23 @@ export class PreimageTable {
     return this.#vals.slice(n * (e - 1), n * e);
   }
 
+  /** Copies the preimage of `root[rootOff, +32)` to `out` at `offset` a word at a time; false if unknown (no allocation). */
+  copyInto(root: Uint8Array, rootOff: number, out: DataView, offset: number): boolean {
+    const e = this.#index[this.#slot(root, rootOff)]!;
+    if (e === 0) return false;
+    const n = this.valueLength;
+    const vals = this.#vals;
+    let v = this.#valsView;
+    if (v === null || v.buffer !== vals.buffer) v = this.#valsView = new DataView(vals.buffer, vals.byteOffset, vals.byteLength);
+    const s = n * (e - 1);
+    let b = 0;
+    for (; b + 4 <= n; b += 4) out.setUint32(offset + b, v.getUint32(s + b, true), true);
+    for (; b < n; b++) out.setUint8(offset + b, v.getUint8(s + b));
+    return true;
+  }
+  /** A DataView of the value storage, remade when the storage is replaced. */
+  #valsView: DataView | null = null;
+
   /**
    * Keeps only the entries whose root some live node of the store holds (at
    * a registered record position, or as a leaf), in storage sized for them

@@ -1,0 +1,66 @@
+/**
+ * Serialize benchmark on the demo's synthetic mainnet electra BeaconState
+ * (default 2^20 validators): the state as a view built from bytes, then,
+ * rounds interleaved in one process (full GC before each sample):
+ *
+ *   tree        view.serialize()  — straight from the tree
+ *   old         T.serialize(T.fromTree(tree)) — what view.serialize() did before
+ *   value       T.serialize(value) — the plain value, for scale
+ *   toValue     view.toValue() — bytes out of the tree, then one decode
+ *   fromTree    T.fromTree(tree) — what view.toValue() did before
+ *
+ * Bytes and values are checked equal before timing.
+ *
+ * Usage: node --max-old-space-size=12288 --expose-gc --conditions=source --import tsx \
+ *          bench/serializeState.ts [--validators 1048576] [--rounds 3]
+ */
+import { mainnet } from '@ssztree/types/consensus';
+import { generateState } from '../demo/state.js';
+import { fmt, pairedRatio, summarize } from './lib/stats.js';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const n = Number(arg('validators') ?? 2 ** 20);
+const rounds = Number(arg('rounds') ?? 3);
+const gc = (globalThis as { gc?: () => void }).gc;
+const T = mainnet.electra.BeaconState;
+
+const value = generateState(n, 1);
+const bytes = T.serialize(value);
+const view = T.deserializeToView(bytes);
+view.hashTreeRoot();
+const tree = view.commit();
+
+const rows: Record<string, () => unknown> = {
+  tree: () => view.serialize(),
+  old: () => T.serialize(T.fromTree(tree)),
+  value: () => T.serialize(value),
+  toValue: () => view.toValue(),
+  fromTree: () => T.fromTree(tree),
+};
+if (Buffer.compare(view.serialize(), bytes) !== 0) throw new Error('tree bytes differ');
+if (!T.equals(view.toValue(), value)) throw new Error('toValue differs');
+
+const names = Object.keys(rows);
+const samples: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
+for (let r = 0; r < rounds; r++) {
+  for (let k = 0; k < names.length; k++) {
+    const name = names[(k + r) % names.length]!;
+    gc?.();
+    const t0 = performance.now();
+    rows[name]!();
+    samples[name]!.push(performance.now() - t0);
+  }
+}
+console.log(`electra BeaconState, ${n} validators, ${(bytes.length / 2 ** 20).toFixed(1)} MiB; rounds ${rounds}, gc between samples: ${gc !== undefined}`);
+for (const name of names) {
+  const s = summarize(samples[name]!);
+  console.log(`${name.padEnd(10)} median ${fmt(s.median, 0)} ms (${fmt(s.min, 0)}–${fmt(s.max, 0)})`);
+}
+const ratio = (a: string, b: string): string => {
+  const p = pairedRatio(samples[a]!, samples[b]!);
+  return `${fmt(p.median, 2)}× (${fmt(p.min, 2)}–${fmt(p.max, 2)})`;
+};
+console.log(`old / tree ${ratio('old', 'tree')}; tree / value ${ratio('tree', 'value')}; fromTree / toValue ${ratio('fromTree', 'toValue')}`);

@@ -1,0 +1,147 @@
+/**
+ * Bulk reads for serializers: the bytes of one level of a subtree copied
+ * straight into a caller's buffer, the ids of one level collected in one
+ * walk, a wide leaf's block copied out. Nothing here creates, floats or
+ * retains a node, so the ids returned are good only until the caller's
+ * current synchronous task ends (no sweep can run before then).
+ *
+ * Invariant: reads never write the store; a subtree of the wrong shape (a
+ * leaf or opaque node where a branch belongs) throws `CoreError`.
+ * @module
+ */
+import { CoreError } from './errors.js';
+import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, type NodeId } from './ids.js';
+import type { StoreCore } from './store.js';
+import { wideDepth } from './wide.js';
+
+const chunkScratch = new Uint8Array(32);
+const chunkScratchView = new DataView(chunkScratch.buffer);
+
+/**
+ * DataViews of the store's pages, made once per page: copies go a word at a
+ * time with no view object per copy (a `subarray` per page or record made
+ * enough garbage to dominate on a large heap, measured).
+ */
+const pageViews = new WeakMap<Uint8Array, DataView>();
+function viewOf(page: Uint8Array): DataView {
+  let v = pageViews.get(page);
+  if (v === undefined) {
+    v = new DataView(page.buffer, page.byteOffset, page.byteLength);
+    pageViews.set(page, v);
+  }
+  return v;
+}
+
+/** Copies `n` bytes from `src[s]` to `dst[d]`, a word at a time, then the tail bytes. */
+function copyWords(src: DataView, s: number, dst: DataView, d: number, n: number): void {
+  let k = 0;
+  for (; k + 4 <= n; k += 4) dst.setUint32(d + k, src.getUint32(s + k, true), true);
+  for (; k < n; k++) dst.setUint8(d + k, src.getUint8(s + k));
+}
+
+function readChunkRaw(store: StoreCore, id: NodeId, out: DataView, offset: number): void {
+  const pool = store.pools[id & 15]!;
+  const slot = id >>> 4;
+  copyWords(viewOf(pool.h8[slot >>> pool.shift]!), (slot & pool.mask) << 5, out, offset, 32);
+}
+
+/** The page holding a wide leaf's block, and the block's offset in it. */
+function widePage(store: StoreCore, id: NodeId): Uint8Array {
+  const pool = store.pools[id & 15]!;
+  return pool.d8[(id >>> 4) >>> pool.shift]!;
+}
+function wideOffset(store: StoreCore, id: NodeId): number {
+  const pool = store.pools[id & 15]!;
+  return ((id >>> 4) & pool.mask) * (32 << wideDepth(id));
+}
+
+/**
+ * Copies the first `byteLen` bytes of the chunks at level `depth` below
+ * `root` to `out[offset]` (zero subtrees read as zeros, so `out` must be
+ * zeroed there). Returns true when the rest of the last chunk (the bytes
+ * from `byteLen` to its end) is zero.
+ */
+export function copyLevelBytes(store: StoreCore, root: NodeId, depth: number, byteLen: number, out: Uint8Array, offset: number): boolean {
+  if (byteLen <= 0) return true;
+  return copyBytes(store, root, depth, offset, offset + byteLen, new DataView(out.buffer, out.byteOffset, out.byteLength), offset);
+}
+
+/** Subtrees of this depth or more span 2^30 bytes or more: positions past them are computed as doubles, off the hot path. */
+const SMI_DEPTH = 25;
+
+function copyBytes(store: StoreCore, node: NodeId, depth: number, pos: number, end: number, out: DataView, start: number): boolean {
+  // `pos`: where this subtree's first byte goes in `out`; `end`: the end of the bytes wanted. Both stay small integers
+  // (no heap numbers on the recursion: measured 10x slower on a large heap when positions were doubles).
+  if (pos >= end) return true;
+  const kind = node & 15;
+  if (kind === KIND_ZERO) return true;
+  if (depth === 0) {
+    if (kind !== KIND_LEAF) throw new CoreError('NOT_BRANCH', `expected a leaf at byte ${pos - start}, found a ${kindName(kind)}`);
+    if (end - pos >= 32) {
+      readChunkRaw(store, node, out, pos);
+      return true;
+    }
+    const take = end - pos;
+    readChunkRaw(store, node, chunkScratchView, 0);
+    copyWords(chunkScratchView, 0, out, pos, take);
+    for (let i = take; i < 32; i++) if (chunkScratch[i] !== 0) return false;
+    return true;
+  }
+  const wd = wideDepth(node);
+  if (wd !== 0) {
+    if (wd !== depth) throw new CoreError('NOT_BRANCH', `a wide leaf of depth ${wd} sits at a level of depth ${depth}`);
+    const span = 32 << depth;
+    const take = end - pos < span ? end - pos : span;
+    const page = widePage(store, node);
+    const at = wideOffset(store, node);
+    copyWords(viewOf(page), at, out, pos, take);
+    const lastEnd = Math.min(span, Math.ceil(take / 32) * 32);
+    for (let i = take; i < lastEnd; i++) if (page[at + i] !== 0) return false;
+    return true;
+  }
+  if (kind !== KIND_BRANCH) throw new CoreError('NOT_BRANCH', `expected a branch of depth ${depth} at byte ${pos - start}, found a ${kindName(kind)}`);
+  if (!copyBytes(store, store.leftOf(node), depth - 1, pos, end, out, start)) return false;
+  if (depth - 1 >= SMI_DEPTH) {
+    const mid = pos + 32 * 2 ** (depth - 1);
+    return mid >= end || copyBytes(store, store.rightOf(node), depth - 1, mid, end, out, start);
+  }
+  return copyBytes(store, store.rightOf(node), depth - 1, pos + (32 << (depth - 1)), end, out, start);
+}
+
+/**
+ * The first `count` nodes of level `depth` below `root`, left to right, in
+ * one recursive walk (zero subtrees give zero ids of the right depth).
+ * Returns null when a wide leaf covers part of the level: its inner nodes
+ * are not stored, and making them is the checked API's job.
+ */
+export function collectLevel(store: StoreCore, root: NodeId, depth: number, count: number): NodeId[] | null {
+  const out: NodeId[] = new Array<NodeId>(count);
+  if (count === 0) return out;
+  return walk(store, root, depth, 0, count, out) ? out : null;
+}
+
+function walk(store: StoreCore, node: NodeId, depth: number, base: number, count: number, out: NodeId[]): boolean {
+  if (base >= count) return true;
+  if (depth === 0) {
+    out[base] = node;
+    return true;
+  }
+  const kind = node & 15;
+  if (kind === KIND_ZERO) {
+    // A zero subtree of depth d has zero subtrees of depth d-1 below it: ids by construction.
+    const child = ((node >>> 4) - depth) << 4;
+    if (node >>> 4 < depth) throw new CoreError('NOT_BRANCH', `a zero subtree of depth ${node >>> 4} sits at a level of depth ${depth}`);
+    const end = Math.min(count, base + 2 ** depth);
+    for (let i = base; i < end; i++) out[i] = child;
+    return true;
+  }
+  if (wideDepth(node) !== 0) return false;
+  if (kind !== KIND_BRANCH) throw new CoreError('NOT_BRANCH', `expected a branch of depth ${depth}, found a ${kindName(kind)}`);
+  const half = 2 ** (depth - 1);
+  return walk(store, store.leftOf(node), depth - 1, base, count, out) && walk(store, store.rightOf(node), depth - 1, base + half, count, out);
+}
+
+/** Copies the chunks of wide leaf `id` (32·2^d bytes) to `out` at `offset`. */
+export function copyWide(store: StoreCore, id: NodeId, out: DataView, offset: number): void {
+  copyWords(viewOf(widePage(store, id)), wideOffset(store, id), out, offset, 32 << wideDepth(id));
+}

@@ -1,0 +1,115 @@
+/**
+ * Tree → bytes: helpers the schemas' `_treeSize` / `_writeTree` share, and
+ * the entry point that serializes a subtree without building its value.
+ *
+ * Invariants: the output buffer is freshly zeroed and every schema writes
+ * its bytes in order, exactly `_treeSize` of them, so zero subtrees are
+ * written by writing nothing. Everything a decoder would reject (non-zero
+ * chunk padding, a boolean byte above 1, set bits above a bitvector's
+ * length, a length past the limit, a tree of the wrong shape) is rejected
+ * here as an `SszError` (`BAD_TREE` for shape), never written out.
+ * @module
+ */
+import type { NodeId, NodeStore } from '@ssztree/core';
+import { SszError, withPath } from '../errors.js';
+import type { SszType } from '../type.js';
+import { readNodes, treeError } from './nodes.js';
+
+/** The serialization of the value at `node`, read straight from the tree. */
+export function serializeNode(type: SszType<unknown>, store: NodeStore, node: NodeId): Uint8Array {
+  try {
+    const out = new Uint8Array(type._treeSize(store, node));
+    const end = type._writeTree(store, node, out, new DataView(out.buffer, out.byteOffset, out.byteLength), 0);
+    if (end !== out.length) throw new SszError('BAD_TREE', `wrote ${end} bytes of ${out.length}`);
+    return out;
+  } catch (e) {
+    throw withPath(treeError(e), type.typeName);
+  }
+}
+
+/**
+ * The value at `node`, decoded from its serialization copied out of the
+ * tree: measured faster than building it node by node (`_fromNode`) for
+ * lists of records (docs/VIEWS.md). The bytes are fresh and private, so
+ * byte fields may view them (as `deserialize` results view their copy).
+ */
+export function valueOfNode<V>(type: SszType<V>, store: NodeStore, node: NodeId): V {
+  const bytes = serializeNode(type as SszType<unknown>, store, node);
+  try {
+    return type._decode(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length);
+  } catch (e) {
+    throw withPath(e, type.typeName);
+  }
+}
+
+/**
+ * Copies `byteLen` bytes of the chunks at level `depth` below `root` to
+ * `out[offset]`, rejecting non-zero padding in the last chunk.
+ */
+export function copyLevel(store: NodeStore, root: NodeId, depth: number, byteLen: number, out: Uint8Array, offset: number): void {
+  let clean: boolean;
+  try {
+    clean = store.copyLevelBytes(root, depth, byteLen, out, offset);
+  } catch (e) {
+    throw treeError(e);
+  }
+  if (!clean) throw new SszError('BAD_TREE', `non-zero padding after byte ${byteLen} of the packed chunks`);
+}
+
+/** The first `count` nodes at level `depth` (one walk, no floating ids; the checked walk where wide leaves cover the level). */
+export function levelNodes(store: NodeStore, root: NodeId, depth: number, count: number): NodeId[] {
+  let nodes: NodeId[] | null;
+  try {
+    nodes = store.collectLevel(root, depth, count);
+  } catch (e) {
+    throw treeError(e);
+  }
+  return nodes ?? readNodes(store, root, depth, count);
+}
+
+/** Rejects a byte other than 0 or 1 among `out[from, from + n)` (packed booleans). */
+export function checkBooleans(out: Uint8Array, from: number, n: number): void {
+  for (let i = from; i < from + n; i++) {
+    if ((out[i] as number) > 1) throw new SszError('BAD_BOOLEAN', `boolean byte 0x${(out[i] as number).toString(16).padStart(2, '0')} is neither 0 nor 1`);
+  }
+}
+
+/** Rejects set bits above bit `bits` of a bitfield whose last data byte is `out[last]`. */
+export function checkTopBits(out: Uint8Array, last: number, bits: number): void {
+  if (bits % 8 !== 0 && (out[last] as number) >> bits % 8 !== 0) throw new SszError('BAD_BITS', `padding bits above bit ${bits} are set`);
+}
+
+/** Serialized size of composite elements at `nodes` (variable ones cost 4 offset bytes each). */
+export function compositesTreeSize(elem: SszType<unknown>, store: NodeStore, nodes: readonly NodeId[]): number {
+  if (elem.fixedSize !== null) return elem.fixedSize * nodes.length;
+  let size = 4 * nodes.length;
+  for (let i = 0; i < nodes.length; i++) {
+    try {
+      size += elem._treeSize(store, nodes[i] as NodeId);
+    } catch (e) {
+      throw withPath(e, `[${i}]`);
+    }
+  }
+  return size;
+}
+
+type RecordWriter = (store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number) => number;
+
+/** Writes composite elements at `nodes` (fixed: back to back; variable: offset table, then bodies). */
+export function writeComposites(elem: SszType<unknown>, store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number): number {
+  const records = elem as SszType<unknown> & { _recordDepth?: number; _writeRecords?: RecordWriter };
+  // Packed records: one call for all (layout and preimage tables resolved once).
+  if ((records._recordDepth ?? 0) > 0 && records._writeRecords !== undefined) return records._writeRecords(store, nodes, out, dv, offset);
+  const n = nodes.length;
+  const variable = elem.fixedSize === null;
+  let pos = variable ? offset + 4 * n : offset;
+  for (let i = 0; i < n; i++) {
+    if (variable) dv.setUint32(offset + 4 * i, pos - offset, true);
+    try {
+      pos = elem._writeTree(store, nodes[i] as NodeId, out, dv, pos);
+    } catch (e) {
+      throw withPath(e, `[${i}]`);
+    }
+  }
+  return pos;
+}

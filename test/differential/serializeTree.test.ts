@@ -1,0 +1,259 @@
+/**
+ * Serialization straight from trees (`serializeTree`, `view.serialize()`):
+ * for every kind of schema and every consensus container, the bytes copied
+ * out of a tree equal `serialize(value)` — trees built from values, from
+ * bytes, and views after writes. A damaged tree (any node swapped for a
+ * leaf, a zero subtree or another node) is either rejected with `SszError`
+ * — exactly when `fromTree` rejects it — or read as the same bytes
+ * `serialize(fromTree(tree))` gives.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NodeStore, type NodeId } from '@ssztree/core';
+import {
+  bitlist,
+  bitvector,
+  boolean,
+  byteList,
+  byteVector,
+  container,
+  list,
+  SszError,
+  SszType,
+  toHex,
+  uint8,
+  uint16,
+  uint32,
+  uint64,
+  uint64Number,
+  uint128,
+  uint256,
+  union,
+  vector,
+} from '@ssztree/types';
+import { FORKS, minimal } from '@ssztree/types/consensus';
+import { arbitrary } from './arbitrary.js';
+
+const Small = container({ a: uint8, b: uint64, c: boolean }, 'Small');
+const Rec = container({ k: byteVector(48), w: byteVector(32), n: uint64, s: boolean, f: bitvector(4), h: uint16 }, 'Rec');
+const Var = container({ x: uint16, ys: list(uint32, 9), z: byteList(33), bits: bitlist(70) }, 'Var');
+
+const KINDS: Record<string, SszType<unknown>> = {
+  uint8,
+  uint16,
+  uint64,
+  uint64Number,
+  uint128,
+  uint256,
+  boolean,
+  'byteVector(1)': byteVector(1),
+  'byteVector(48)': byteVector(48),
+  'byteVector(100)': byteVector(100),
+  'byteList(0)': byteList(0),
+  'byteList(100)': byteList(100),
+  'bitvector(1)': bitvector(1),
+  'bitvector(300)': bitvector(300),
+  'bitlist(0)': bitlist(0),
+  'bitlist(9)': bitlist(9),
+  'bitlist(600)': bitlist(600),
+  'vector(uint8, 33)': vector(uint8, 33),
+  'vector(uint64, 9)': vector(uint64, 9),
+  'vector(uint256, 3)': vector(uint256, 3),
+  'vector(boolean, 40)': vector(boolean, 40),
+  'vector(byteVector(48), 5)': vector(byteVector(48), 5),
+  'vector(Var, 3)': vector(Var, 3),
+  'vector(byteVector(32), 8)': vector(byteVector(32), 8),
+  'vector(bitvector(256), 3)': vector(bitvector(256), 3),
+  'list(byteVector(32), 2^20)': list(byteVector(32), 2 ** 20),
+  'list(uint8, 100)': list(uint8, 100),
+  'list(uint64, 0)': list(uint64, 0),
+  'list(uint32, 2^20)': list(uint32, 2 ** 20),
+  'list(uint64, 2^40)': list(uint64, 2 ** 40),
+  'list(boolean, 300)': list(boolean, 300),
+  'list(Small, 2^40)': list(Small, 2 ** 40),
+  'list(Rec, 100)': list(Rec, 100),
+  'list(Var, 7)': list(Var, 7),
+  'list(list(uint16, 3), 4)': list(list(uint16, 3), 4),
+  Small,
+  Rec,
+  Var,
+  Nested: container({ s: Small, v: Var, l: list(Small, 3), vec: vector(Small, 2), u: union([uint8, Var]), r: Rec }, 'Nested'),
+  'union([null, uint64, Var])': union([null, uint64, Var]),
+  'union([byteList(5)])': union([byteList(5)]),
+};
+
+function containersOf(fork: object): [string, SszType<unknown>][] {
+  return Object.entries(fork).filter((e): e is [string, SszType<unknown>] => e[1] instanceof SszType && /^[A-Z]/.test(e[0]) && e[0] !== 'Blob');
+}
+
+/** Every route from a value to a tree serializes back to `serialize(value)`. */
+function agree(type: SszType<unknown>, value: unknown): void {
+  const bytes = toHex(type.serialize(value));
+  const tree = type.toTree(value);
+  expect(toHex(type.serializeTree(tree))).toBe(bytes);
+  expect(toHex(type.serializeTree(tree.rootNode, tree.store))).toBe(bytes);
+  expect(toHex(type.toView(value).serialize())).toBe(bytes);
+  const fromBytes = type.deserializeToView(type.serialize(value));
+  expect(toHex(fromBytes.serialize())).toBe(bytes);
+  expect(toHex(fromBytes.clone().serialize())).toBe(bytes);
+  tree.dispose();
+}
+
+describe('serializeTree / view.serialize(): every kind', () => {
+  for (const [name, type] of Object.entries(KINDS)) {
+    it(name, () => {
+      fc.assert(fc.property(arbitrary(type), (value) => agree(type, value)), { numRuns: 40 });
+    });
+  }
+});
+
+describe('serializeTree / view.serialize(): consensus containers (minimal, every fork)', () => {
+  for (const fork of FORKS) {
+    it(`minimal.${fork}`, () => {
+      for (const [, type] of containersOf(minimal[fork])) {
+        fc.assert(fc.property(arbitrary(type), (value) => agree(type, value)), { numRuns: 4 });
+      }
+    });
+  }
+});
+
+describe('serializeTree: zero subtrees read as zeros', () => {
+  it('every kind and every minimal container of every fork, on zero subtrees of depth 0..8', () => {
+    const types = [...Object.values(KINDS), ...FORKS.flatMap((f) => containersOf(minimal[f]).map((e) => e[1]))];
+    const store = new NodeStore();
+    let read = 0;
+    for (const type of types) {
+      for (let d = 0; d <= 8; d++) {
+        let value: unknown;
+        try {
+          value = type.fromTree(store.zero(d), store);
+        } catch {
+          expect(() => type.serializeTree(store.zero(d), store)).toThrow(SszError);
+          continue;
+        }
+        read++;
+        expect(toHex(type.serializeTree(store.zero(d), store))).toBe(toHex(type.serialize(value)));
+      }
+    }
+    expect(read).toBeGreaterThan(types.length);
+  });
+});
+
+/** The node ids of a subtree, each with its generalized index (breadth-first, capped). */
+function nodesOf(store: NodeStore, root: NodeId, cap: number): [bigint, NodeId][] {
+  const out: [bigint, NodeId][] = [];
+  const queue: [bigint, NodeId][] = [[1n, root]];
+  while (queue.length > 0 && out.length < cap) {
+    const [g, n] = queue.shift() as [bigint, NodeId];
+    out.push([g, n]);
+    if (store.kind(n) === 'branch') {
+      queue.push([2n * g, store.left(n)], [2n * g + 1n, store.right(n)]);
+    }
+  }
+  return out;
+}
+
+describe('serializeTree: damaged trees agree with fromTree (SszError exactly when it rejects)', () => {
+  const targets: [string, SszType<unknown>][] = [
+    ['Var', Var],
+    ['Rec', Rec],
+    ['list(Rec, 100)', KINDS['list(Rec, 100)'] as SszType<unknown>],
+    ['list(boolean, 300)', KINDS['list(boolean, 300)'] as SszType<unknown>],
+    ['bitlist(600)', KINDS['bitlist(600)'] as SszType<unknown>],
+    ['list(byteVector(32), 2^20)', KINDS['list(byteVector(32), 2^20)'] as SszType<unknown>],
+    ['vector(byteVector(32), 8)', KINDS['vector(byteVector(32), 8)'] as SszType<unknown>],
+    ['Nested', KINDS['Nested'] as SszType<unknown>],
+    ['union', KINDS['union([null, uint64, Var])'] as SszType<unknown>],
+    ['phase0.BeaconState', minimal.phase0.BeaconState as unknown as SszType<unknown>],
+  ];
+  for (const [name, type] of targets) {
+    it(name, () => {
+      let rejected = 0;
+      let accepted = 0;
+      fc.assert(
+        fc.property(arbitrary(type), fc.nat(), fc.nat(3), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.nat(31), (value, pick, how, chunk, at) => {
+          const store = new NodeStore();
+          const tree = type.toTree(value, store);
+          const nodes = nodesOf(store, tree.rootNode, 400);
+          const [g] = nodes[pick % nodes.length] as [bigint, NodeId];
+          // A replacement: random bytes, a small integer (booleans, lengths), a zero subtree, or another node of the tree.
+          const small = new Uint8Array(32);
+          small[0] = chunk[0] as number;
+          small[at] |= 1;
+          const replacement = [store.leaf(chunk), store.leaf(small), store.zero(at % 4), (nodes[(pick >>> 3) % nodes.length] as [bigint, NodeId])[1]][how] as NodeId;
+          const root = g === 1n ? replacement : store.setNode(tree.rootNode, g, replacement);
+          let expected: Uint8Array | null = null;
+          let expectedError: unknown = null;
+          try {
+            expected = type.serialize(type.fromTree(root, store));
+          } catch (e) {
+            expectedError = e;
+          }
+          let got: Uint8Array | null = null;
+          let error: unknown = null;
+          try {
+            got = type.serializeTree(root, store);
+          } catch (e) {
+            error = e;
+          }
+          if (expectedError !== null) {
+            expect(error, `fromTree threw ${String(expectedError)}`).toBeInstanceOf(SszError);
+            rejected++;
+          } else {
+            accepted++;
+            expect(error).toBe(null);
+            expect(toHex(got as Uint8Array)).toBe(toHex(expected as Uint8Array));
+          }
+          if (error !== null) expect(error).toBeInstanceOf(SszError);
+        }),
+        { numRuns: 200 },
+      );
+      // The damage must exercise both outcomes, or the property proves little.
+      expect(rejected).toBeGreaterThan(10);
+      expect(accepted).toBeGreaterThan(10);
+    });
+  }
+});
+
+describe('serializeTree: packed records that could not come from a value', () => {
+  /** A Rec record (8 chunks: k's root, w, n, s, f, h, 2 padding) built from a value (which records k's preimage), then edited. */
+  function record(store: NodeStore, edit: (row: Uint8Array) => void): NodeId {
+    const value = { k: new Uint8Array(48).fill(9), w: new Uint8Array(32).fill(3), n: 5n, s: true, f: bitvector(4).defaultValue(), h: 7 };
+    const tree = Rec.toTree(value, store);
+    const row = store.wideChunks(tree.rootNode);
+    edit(row);
+    return store.wide(row);
+  }
+  const cases: [string, (row: Uint8Array) => void, string, string][] = [
+    ['an unknown pubkey root', (row) => row.fill(0xee, 0, 32), 'BAD_TREE', '.k'],
+    ['a boolean byte of 2', (row) => (row[96] = 2), 'BAD_BOOLEAN', '.s'],
+    ['bytes past a uint64', (row) => (row[64 + 8] = 1), 'BAD_TREE', '.n'],
+    ['bits above a bitvector(4)', (row) => (row[128] = 0x10), 'BAD_BITS', '.f'],
+  ];
+  for (const [what, edit, code, field] of cases) {
+    it(`${what}: ${code} at ${field}, alone and as a list element, as fromTree rejects it`, () => {
+      const store = new NodeStore();
+      const good = record(store, () => {});
+      expect(toHex(Rec.serializeTree(good, store))).toBe(toHex(Rec.serialize(Rec.fromTree(good, store))));
+      const bad = record(store, edit);
+      expect(() => Rec.fromTree(bad, store)).toThrow(SszError);
+      const L = list(Rec, 100);
+      const listNode = L.toTree([], store).rootNode;
+      const both = store.withLength(store.setNodesAtDepth(store.left(listNode), 7, [0, 1], [good, bad]), 2);
+      for (const [type, node, path] of [
+        [Rec, bad, `Rec${field}`],
+        [L, both, `List[Rec, 100][1]${field}`],
+      ] as [SszType<unknown>, NodeId, string][]) {
+        let error: unknown = null;
+        try {
+          type.serializeTree(node, store);
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(SszError);
+        expect((error as SszError).code).toBe(code);
+        expect((error as SszError).typePath).toBe(path);
+      }
+    });
+  }
+});

@@ -70,9 +70,11 @@ function envThreads(): number | undefined {
 }
 
 /**
- * Whether the pool runs without being asked. Off until its speed-up is
- * measured on a quiet machine (issue #7); `configureThreads()` or
- * `SSZTREE_THREADS` turn it on.
+ * Whether the pool runs without being asked: no. Measured on a quiet 2-core
+ * machine (`npm run bench:parallel`, docs/ARCHITECTURE.md): merkleize 2^22
+ * ×1.79, but a 2^20 validator list from bytes ×1.03, an epoch ×1.15, a block
+ * ×0.99, and 0.73–0.88× on big layers when another job holds the second
+ * core. `configureThreads()` or `SSZTREE_THREADS` turn it on.
  */
 const ON_BY_DEFAULT = false;
 

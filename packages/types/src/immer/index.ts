@@ -10,7 +10,7 @@
  * view returned always have the same root; the next value's tree is put in
  * the frozen-value root cache (so `T.hashTreeRoot(next)` is a lookup) only
  * when the base was cached and every patched part of `next` is frozen.
- * @module
+ * @module @ssztree/types/immer
  */
 import { enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
 import { SszError } from '../errors.js';

@@ -9,27 +9,15 @@
  * printed.
  */
 import { configureThreads } from '@ssztree/hasher';
-import { boolean, byteVector, container, list, uint64, uint64Number } from '@ssztree/types';
+import { container, list, uint64Number } from '@ssztree/types';
 import { produce as immerProduce } from 'immer';
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
+import { Validator } from './lib/validator.js';
 
 configureThreads(0);
 const N = 2 ** 18;
 const ROUNDS = Number(process.argv[2] ?? 20);
-const Validator = container(
-  {
-    pubkey: byteVector(48),
-    withdrawal_credentials: byteVector(32),
-    effective_balance: uint64,
-    slashed: boolean,
-    activation_eligibility_epoch: uint64,
-    activation_epoch: uint64,
-    exit_epoch: uint64,
-    withdrawable_epoch: uint64,
-  },
-  'Validator',
-);
 const State = container({ validators: list(Validator, 2 ** 40), balances: list(uint64Number, 2 ** 40) }, 'State');
 type StateValue = ReturnType<typeof State.defaultValue>;
 

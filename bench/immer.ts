@@ -27,11 +27,12 @@ import { setHasher } from '@chainsafe/persistent-merkle-tree';
 import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
 import * as cs from '@chainsafe/ssz';
 import { configureThreads, getHasher } from '@ssztree/hasher';
-import { boolean, byteVector, container, list, toHex, uint64, uint64Number } from '@ssztree/types';
+import { byteVector, container, list, toHex, uint64, uint64Number } from '@ssztree/types';
 import { produce } from '@ssztree/types/immer';
 import { produce as immerProduce } from 'immer';
 import { writeSection } from './lib/docs.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
+import { Validator } from './lib/validator.js';
 
 setHasher(hashtreeHasher);
 configureThreads(0);
@@ -46,19 +47,6 @@ const N = 2 ** 18;
 const LIMIT = 2 ** 40;
 const FAR = 2n ** 64n - 1n;
 
-const Validator = container(
-  {
-    pubkey: byteVector(48),
-    withdrawal_credentials: byteVector(32),
-    effective_balance: uint64,
-    slashed: boolean,
-    activation_eligibility_epoch: uint64,
-    activation_epoch: uint64,
-    exit_epoch: uint64,
-    withdrawable_epoch: uint64,
-  },
-  'Validator',
-);
 const State = container({ validators: list(Validator, LIMIT), balances: list(uint64Number, LIMIT) }, 'State');
 type StateValue = ReturnType<typeof State.defaultValue>;
 

@@ -9,23 +9,11 @@
  *     bytes per validator, and heap + array buffers per validator after gc)
  */
 import { configureThreads } from '@ssztree/hasher';
-import { boolean, byteVector, container, list, preimageBytes, uint64 } from '@ssztree/types';
+import { list, preimageBytes } from '@ssztree/types';
+import { Validator } from './lib/validator.js';
 
 configureThreads(0);
 const NV = 2 ** 18;
-const Validator = container(
-  {
-    pubkey: byteVector(48),
-    withdrawal_credentials: byteVector(32),
-    effective_balance: uint64,
-    slashed: boolean,
-    activation_eligibility_epoch: uint64,
-    activation_epoch: uint64,
-    exit_epoch: uint64,
-    withdrawable_epoch: uint64,
-  },
-  'Validator',
-);
 const Validators = list(Validator, 2 ** 40);
 const values = Array.from({ length: NV }, (_, i) => {
   const pubkey = new Uint8Array(48);

@@ -20,7 +20,8 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { configureThreads } from '@ssztree/hasher';
-import { boolean, byteVector, container, list, uint64 } from '@ssztree/types';
+import { container, list, uint64 } from '@ssztree/types';
+import { Validator } from './lib/validator.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,19 +32,6 @@ configureThreads(arg('threads', 0));
 const NS = 2 ** 20;
 const LIMIT = 2 ** 40;
 const FAR = 2n ** 64n - 1n;
-const Validator = container(
-  {
-    pubkey: byteVector(48),
-    withdrawal_credentials: byteVector(32),
-    effective_balance: uint64,
-    slashed: boolean,
-    activation_eligibility_epoch: uint64,
-    activation_epoch: uint64,
-    exit_epoch: uint64,
-    withdrawable_epoch: uint64,
-  },
-  'Validator',
-);
 const State = container({ validators: list(Validator, LIMIT), balances: list(uint64, LIMIT) }, 'State');
 
 function prng(seed: number): () => number {

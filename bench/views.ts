@@ -31,10 +31,11 @@ import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hash
 import * as cs from '@chainsafe/ssz';
 import { defaultStore } from '@ssztree/core';
 import { configureThreads, getHasher } from '@ssztree/hasher';
-import { boolean, byteVector, container, list, preimageBytes, toHex, uint64 } from '@ssztree/types';
+import { container, list, preimageBytes, toHex, uint64 } from '@ssztree/types';
 import { writeSection } from './lib/docs.js';
 import { RowProcess, serveRow } from './lib/rowProcess.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
+import { Validator } from './lib/validator.js';
 
 setHasher(hashtreeHasher);
 configureThreads(0);
@@ -45,19 +46,6 @@ const LIMIT = 2 ** 40;
 const FAR = 2n ** 64n - 1n;
 
 // ------------------------------------------------------------------ schemas
-const Validator = container(
-  {
-    pubkey: byteVector(48),
-    withdrawal_credentials: byteVector(32),
-    effective_balance: uint64,
-    slashed: boolean,
-    activation_eligibility_epoch: uint64,
-    activation_epoch: uint64,
-    exit_epoch: uint64,
-    withdrawable_epoch: uint64,
-  },
-  'Validator',
-);
 const Validators = list(Validator, LIMIT);
 const Balances = list(uint64, LIMIT);
 const State = container({ validators: Validators, balances: Balances }, 'State');

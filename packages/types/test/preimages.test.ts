@@ -77,6 +77,35 @@ describe('preimage tables', () => {
     expect(t.get(key(5), 0)).toBeNull();
   });
 
+  it('setFromViews stores what set stores (offset views, a value length not a multiple of 4, growth past the reservation)', () => {
+    const store = new NodeStore();
+    const a = preimages(store, 48);
+    const b = preimages(store, 45);
+    const c = preimages(new NodeStore(), 45);
+    // Roots and values at odd offsets inside larger buffers, read through views of a subarray.
+    const roots = new Uint8Array(3 + 32 * 2000);
+    const vals = new Uint8Array(5 + 121 * 2000);
+    for (let i = 0; i < 2000; i++) {
+      new DataView(roots.buffer).setUint32(3 + 32 * i, Math.imul(i + 1, 0x9e3779b1), true);
+      new DataView(roots.buffer).setUint32(3 + 32 * i + 28, i, true);
+      for (let k = 0; k < 48; k++) vals[5 + 121 * i + k] = (i * 7 + k) & 255;
+    }
+    const r = roots.subarray(3);
+    const v = vals.subarray(5);
+    const rv = new DataView(r.buffer, r.byteOffset, r.byteLength);
+    const vv = new DataView(v.buffer, v.byteOffset, v.byteLength);
+    a.reserve(1000); // the second thousand grows the table mid-run
+    for (let i = 0; i < 2000; i++) a.setFromViews(r, rv, 32 * i, vv, 121 * i);
+    for (let i = 0; i < 2000; i++) b.setFromViews(r, rv, 32 * i, vv, 121 * i);
+    for (let i = 0; i < 2000; i++) c.set(r, 32 * i, v, 121 * i);
+    for (let i = 0; i < 1000; i++) a.setFromViews(r, rv, 32 * i, vv, 121 * i + 1); // already known: kept as is
+    expect([a.size, b.size]).toEqual([2000, 2000]);
+    for (let i = 0; i < 2000; i++) {
+      expect(a.get(r, 32 * i)).toEqual(v.slice(121 * i, 121 * i + 48));
+      expect(b.get(r, 32 * i)).toEqual(c.get(r, 32 * i));
+    }
+  });
+
   it('cost at most 96 bytes per pubkey after a bulk build (80 of entry, the rest index)', () => {
     const store = new NodeStore();
     const view = Validators.deserializeToView(Validators.serialize(validators(4096, 11)), store);

@@ -354,7 +354,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
           for (let e = 0; e < n; e++) {
             const dst = e * stride + 32 * i;
             copyBytes(wdv, 32 * e, rowsView, dst, 32);
-            table.set(wideScratch, 32 * e, data, start + (first + e) * size + f.fixedPos);
+            table.setFromViews(wideScratch, wdv, 32 * e, dataView, start + (first + e) * size + f.fixedPos);
           }
           continue;
         }

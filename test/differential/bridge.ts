@@ -10,61 +10,24 @@ import {
   BitArray,
   BitlistType,
   BitvectorType,
-  BooleanType,
-  ByteListType,
-  ByteVectorType,
   ContainerType,
   ListBasicType,
   ListCompositeType,
-  Uint64NumberType,
-  Uint64Type,
-  UintBigType,
-  UintNumberType,
   UnionType,
   VectorBasicType,
   VectorCompositeType,
   type SszType,
 } from '@ssztree/types';
+import { peerTypeOf, type PeerType } from '../../demo/peerType.js';
 
-export type PeerType = cs.Type<unknown>;
+export type { PeerType };
 type AnyOurs = SszType<unknown>;
 
 const cache = new WeakMap<object, PeerType>();
 
-/** The ChainSafe type equivalent to `type`. */
+/** The ChainSafe type equivalent to `type` (the builder the demo's --compare uses too). */
 export function peerType(type: AnyOurs): PeerType {
-  const hit = cache.get(type);
-  if (hit) return hit;
-  const made = build(type);
-  cache.set(type, made);
-  return made;
-}
-
-function build(type: AnyOurs): PeerType {
-  const t = type as unknown;
-  if (t instanceof UintNumberType) return new cs.UintNumberType(t.byteLength as 1 | 2 | 4) as PeerType;
-  if (t instanceof Uint64Type) return new cs.UintBigintType(8) as PeerType;
-  if (t instanceof UintBigType) return new cs.UintBigintType(t.byteLength as 16 | 32) as PeerType;
-  if (t instanceof Uint64NumberType) return new cs.UintNumberType(8, { clipInfinity: true }) as PeerType;
-  if (t instanceof BooleanType) return new cs.BooleanType() as PeerType;
-  if (t instanceof ByteVectorType) return new cs.ByteVectorType(t.length) as PeerType;
-  if (t instanceof ByteListType) return new cs.ByteListType(t.limit) as PeerType;
-  if (t instanceof BitvectorType) return new cs.BitVectorType(t.length) as PeerType;
-  if (t instanceof BitlistType) return new cs.BitListType(t.limit) as PeerType;
-  if (t instanceof VectorBasicType) return new cs.VectorBasicType(peerType(t.elementType as AnyOurs) as never, t.length) as PeerType;
-  if (t instanceof ListBasicType) return new cs.ListBasicType(peerType(t.elementType as AnyOurs) as never, t.limit) as PeerType;
-  if (t instanceof VectorCompositeType) return new cs.VectorCompositeType(peerType(t.elementType as AnyOurs) as never, t.length) as PeerType;
-  if (t instanceof ListCompositeType) return new cs.ListCompositeType(peerType(t.elementType as AnyOurs) as never, t.limit) as PeerType;
-  if (t instanceof ContainerType) {
-    const fields: Record<string, PeerType> = {};
-    for (const [name, f] of Object.entries(t.fields as Record<string, AnyOurs>)) fields[name] = peerType(f);
-    return new cs.ContainerType(fields as never, { typeName: t.typeName }) as unknown as PeerType;
-  }
-  if (t instanceof UnionType) {
-    const options = (t.options as readonly (AnyOurs | null)[]).map((o) => (o === null ? new cs.NoneType() : peerType(o)));
-    return new cs.UnionType(options as never) as unknown as PeerType;
-  }
-  throw new Error(`no ChainSafe equivalent for ${type.typeName}`);
+  return peerTypeOf(cs, type, cache);
 }
 
 /** Our value in ChainSafe's value form. */

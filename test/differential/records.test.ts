@@ -53,6 +53,10 @@ describe('compact validator records', () => {
     expect(store.stats().records).toBe(2 * 1100);
     // Round trips: values and bytes back out; a lone Validator too.
     expect(fromBytes.toValue()).toEqual(vs);
+    // Decoded values never share bytes (byte-vector decoders return views of the buffer they decode).
+    expect(Validators.fromTree(Validators.toTree(vs, store))).toEqual(vs);
+    expect(fromBytes.get(3).pubkey).toEqual(vs[3]!.pubkey);
+    expect(fromBytes.get(4).pubkey).toEqual(vs[4]!.pubkey);
     expect(toHex(fromValues.serialize())).toBe(toHex(bytes));
     const one = Validator.deserializeToView(Validator.serialize(vs[3]!), store);
     expect(store.recordKind(one.rootNode)).toBeGreaterThanOrEqual(10);

@@ -466,10 +466,10 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   /** @internal Field i of the compact record `node`, decoded from its bytes. */
   _compactField(store: NodeStore, node: NodeId, i: number): unknown {
     const f = this.infos[i] as FieldInfo;
-    const { bytes, view } = this.recordBuffer();
-    store.copyRecordInto(node, bytes, 0);
+    // A private copy: byte-vector decoders return views of the buffer they decode (no shared scratch here).
+    const bytes = store.recordBytes(node);
     try {
-      return f.type._decode(bytes, view, f.fixedPos, f.fixedPos + (f.fixedSize as number));
+      return f.type._decode(bytes, new DataView(bytes.buffer), f.fixedPos, f.fixedPos + (f.fixedSize as number));
     } catch (e) {
       throw withPath(e, f.segment);
     }
@@ -526,10 +526,10 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   _fromNode(store: NodeStore, node: NodeId): ContainerValue<F> {
     const infos = this.infos;
     if (this._recordDepth > 0 && (node & 15) === this._compactKind()) {
-      // A compact record: its bytes are the serialization (checked when they came in); decode it.
-      const { bytes, view } = this.recordBuffer();
-      store.copyRecordInto(node, bytes, 0);
-      return this.codec.decode(bytes, view, 0, bytes.length) as ContainerValue<F>;
+      // A compact record: its bytes are the serialization (checked when they came in); decode a private
+      // copy (byte-vector fields come back as views of the buffer decoded, so never a shared scratch).
+      const bytes = store.recordBytes(node);
+      return this.codec.decode(bytes, new DataView(bytes.buffer), 0, bytes.length) as ContainerValue<F>;
     }
     if (this._recordDepth > 0 && store.wideDepth(node) === this._recordDepth) {
       // A packed record: every field from its chunk.

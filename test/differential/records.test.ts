@@ -139,6 +139,25 @@ describe('compact validator records', () => {
     expect(() => Validator.deserializeToView(lone)).toThrow(/slashed/);
   });
 
+  it('reject a record a generic chunk write made invalid, as serialize and fromTree', () => {
+    const store = new NodeStore();
+    const tree = Validator.toTree(validator(1), store);
+    const chunk = new Uint8Array(32);
+    chunk[0] = 2;
+    tree.setChunk(8 + 3, chunk); // slashed's chunk: the record's bytes can hold it, so it stays a record
+    expect(store.recordKind(tree.rootNode)).toBeGreaterThanOrEqual(10);
+    for (const f of [() => Validator.serializeTree(tree.rootNode, store), () => Validator.fromTree(tree)]) {
+      let error: unknown = null;
+      try {
+        f();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(SszError);
+      expect((error as SszError).code).toBe('BAD_BOOLEAN');
+    }
+  });
+
   it('report 161 bytes a record in memory reports, no preimage table', () => {
     const store = new NodeStore();
     const n = 1024;

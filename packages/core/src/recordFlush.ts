@@ -14,13 +14,15 @@ import { hashInto } from '@ssztree/hasher';
 import type { IdList } from './idList.js';
 import { KIND_COUNT, KIND_RECORD_BASE } from './ids.js';
 import { FLAG_FREE, FLAG_PENDING } from './pool.js';
-import { layoutOf, spreadRecord, type Layout } from './records.js';
+import { layoutOf, pageView, spreadRecord, type Layout } from './records.js';
 import type { StoreCore } from './store.js';
 
 /** Records per batch: rows of a depth-3 record are 256 B, so staging stays about 1 MiB. */
 const BATCH = 4096;
 let rows = new Uint8Array(1 << 16);
+let rowsView = new DataView(rows.buffer);
 let longs = new Uint8Array(1 << 14);
+let longsView = new DataView(longs.buffer);
 
 function grow(buf: Uint8Array<ArrayBuffer>, bytes: number): Uint8Array<ArrayBuffer> {
   return buf.length >= bytes ? buf : new Uint8Array(Math.max(bytes, 2 * buf.length));
@@ -46,7 +48,10 @@ function flushKind(store: StoreCore, layout: Layout, list: IdList): void {
   for (let first = 0; first < n; first += BATCH) flushBatch(store, layout, items, first, Math.min(n, first + BATCH));
   list.clear();
   list.shrink(1024);
-  if (rows.length > 1 << 22) rows = new Uint8Array(1 << 16);
+  if (rows.length > 1 << 22) {
+    rows = new Uint8Array(1 << 16);
+    rowsView = new DataView(rows.buffer);
+  }
 }
 
 function flushBatch(store: StoreCore, layout: Layout, items: Int32Array, first: number, last: number): void {
@@ -55,8 +60,14 @@ function flushBatch(store: StoreCore, layout: Layout, items: Int32Array, first: 
   const depth = layout.depth;
   const stride = 32 << depth;
   const nl = layout.longs.length;
-  rows = grow(rows, n * stride);
-  longs = grow(longs, 64 * nl * n);
+  if (rows.length < n * stride) {
+    rows = grow(rows, n * stride);
+    rowsView = new DataView(rows.buffer);
+  }
+  if (longs.length < 64 * nl * n) {
+    longs = grow(longs, 64 * nl * n);
+    longsView = new DataView(longs.buffer);
+  }
   rows.fill(0, 0, n * stride);
   if (nl > 0) longs.fill(0, 0, 64 * nl * n);
   const shift = pool.shift;
@@ -64,7 +75,7 @@ function flushBatch(store: StoreCore, layout: Layout, items: Int32Array, first: 
   const size = layout.size;
   for (let k = 0; k < n; k++) {
     const slot = items[first + k]! >>> 4;
-    spreadRecord(layout, pool.d8[slot >>> shift]!, (slot & mask) * size, rows, k * stride, longs, 64 * nl * k);
+    spreadRecord(layout, pageView(pool.d8[slot >>> shift]!), (slot & mask) * size, rowsView, k * stride, longsView, 64 * nl * k);
   }
   if (nl > 0) {
     // Every long field of the batch in one call; digest k·nl + j goes to row k, chunk longs[j].
@@ -73,7 +84,7 @@ function flushBatch(store: StoreCore, layout: Layout, items: Int32Array, first: 
       for (let j = 0; j < nl; j++) {
         const from = 32 * (k * nl + j);
         const to = k * stride + 32 * layout.longs[j]!;
-        for (let b = 0; b < 32; b++) rows[to + b] = longs[from + b]!;
+        for (let b = 0; b < 32; b += 4) rowsView.setUint32(to + b, longsView.getUint32(from + b, true), true);
       }
     }
   }

@@ -206,20 +206,30 @@ export function recordOffset(store: StoreCore, id: NodeId): number {
  * 64 bytes into `longs` at `l + 64·j` (which must be zero) for the caller
  * to hash into their chunks (`placeLongs`).
  */
-export function spreadRecord(layout: Layout, src: Uint8Array, s: number, rows: Uint8Array, r: number, longs: Uint8Array, l: number): void {
+export function spreadRecord(layout: Layout, src: DataView, s: number, rows: DataView, r: number, longs: DataView, l: number): void {
   const { offs, lens } = layout;
   let j = 0;
   for (let i = 0; i < offs.length; i++) {
     const len = lens[i]!;
     const from = s + offs[i]!;
-    if (len > 32) {
-      const to = l + 64 * j++;
-      for (let b = 0; b < len; b++) longs[to + b] = src[from + b]!;
-    } else {
-      const to = r + 32 * i;
-      for (let b = 0; b < len; b++) rows[to + b] = src[from + b]!;
-    }
+    // Four bytes at a time (unaligned DataView access is fine), then the tail: the byte loop was the flush's main JS cost.
+    const dst = len > 32 ? longs : rows;
+    const to = len > 32 ? l + 64 * j++ : r + 32 * i;
+    let b = 0;
+    for (; b + 4 <= len; b += 4) dst.setUint32(to + b, src.getUint32(from + b, true), true);
+    for (; b < len; b++) dst.setUint8(to + b, src.getUint8(from + b));
   }
+}
+
+/** DataViews of record pages, made once per page (no view object per record read). */
+const pageViews = new WeakMap<Uint8Array, DataView>();
+export function pageView(page: Uint8Array): DataView {
+  let v = pageViews.get(page);
+  if (v === undefined) {
+    v = new DataView(page.buffer, page.byteOffset, page.byteLength);
+    pageViews.set(page, v);
+  }
+  return v;
 }
 
 /** Copies the expanded chunks of record `id` (32·2^d bytes) into `out` at `offset`. */
@@ -228,7 +238,7 @@ export function expandRecordInto(store: StoreCore, id: NodeId, out: Uint8Array, 
   const bytes = 32 << layout.depth;
   out.fill(0, offset, offset + bytes);
   const longs = new Uint8Array(64 * layout.longs.length);
-  spreadRecord(layout, recordPage(store, id), recordOffset(store, id), out, offset, longs, 0);
+  spreadRecord(layout, pageView(recordPage(store, id)), recordOffset(store, id), new DataView(out.buffer, out.byteOffset, out.byteLength), offset, new DataView(longs.buffer), 0);
   for (let j = 0; j < layout.longs.length; j++) out.set(digest64(longs.subarray(64 * j, 64 * j + 64)), offset + 32 * layout.longs[j]!);
 }
 

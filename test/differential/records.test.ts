@@ -104,8 +104,13 @@ describe('compact validator records', () => {
     const root = v.hashTreeRoot();
     const proof = State.createProof(v, [['validators', 5, 'pubkey'], ['validators', 5, 'slashed'], ['validators', 2, 'withdrawable_epoch']]);
     expect(verifyProof(root, proof)).toBe(true);
+    if (proof.kind !== 'multi') throw new Error('three paths make a multiproof');
     expect(toHex(proof.leaves[0]!)).toBe(toHex(peerType(Validator.fields.pubkey).hashTreeRoot(validator(5).pubkey)));
     expect(proof.leaves[1]![0]).toBe(validator(5).slashed ? 1 : 0);
+    const tampered = { ...proof, leaves: proof.leaves.map((l, i) => (i === 1 ? new Uint8Array(32).fill(1) : l)) };
+    expect(verifyProof(root, tampered)).toBe(false);
+    const single = State.createProof(v, [['validators', 9, 'pubkey']]);
+    expect(verifyProof(root, single)).toBe(true);
   });
 
   it('reject bad booleans from bytes with the decoder code, path and offset', () => {

@@ -96,6 +96,8 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   /** Scratch for one record's bytes (reads decode from it; writes re-encode into it). */
   private recordScratch: Uint8Array | null = null;
   private recordScratchView: DataView | null = null;
+  /** A field's bytes before a write (the no-op check of `_compactWithFields`). */
+  private fieldScratch: Uint8Array | null = null;
 
   constructor(fields: F, name = 'Container') {
     super();
@@ -466,10 +468,16 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   /** @internal Field i of the compact record `node`, decoded from its bytes. */
   _compactField(store: NodeStore, node: NodeId, i: number): unknown {
     const f = this.infos[i] as FieldInfo;
-    // A private copy: byte-vector decoders return views of the buffer they decode (no shared scratch here).
-    const bytes = store.recordBytes(node);
+    const { bytes, view } = this.recordBuffer();
+    store.copyRecordInto(node, bytes, 0);
+    const start = f.fixedPos;
+    const end = start + (f.fixedSize as number);
     try {
-      return f.type._decode(bytes, new DataView(bytes.buffer), f.fixedPos, f.fixedPos + (f.fixedSize as number));
+      // Basic values are decoded from the shared scratch (numbers, bigints, booleans: nothing aliases it); byte
+      // vectors and bitvectors come back as views of the buffer decoded, so they get a private copy of their bytes.
+      if (f.basic) return f.type._decode(bytes, view, start, end);
+      const own = bytes.slice(start, end);
+      return f.type._decode(own, new DataView(own.buffer), 0, own.length);
     } catch (e) {
       throw withPath(e, f.segment);
     }
@@ -481,19 +489,23 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
    * itself when every value encodes to the bytes already there.
    */
   _compactWithFields(store: NodeStore, node: NodeId, indices: readonly number[], values: readonly unknown[]): NodeId {
+    if (indices.length === 0) return node;
     const { bytes, view } = this.recordBuffer();
     store.copyRecordInto(node, bytes, 0);
-    const before = bytes.slice();
+    // Byte-level no-op check: the same encoding of a field's bytes leaves the record as it is.
+    let same = true;
     for (let k = 0; k < indices.length; k++) {
       const f = this.infos[indices[k] as number] as FieldInfo;
+      const end = f.fixedPos + (f.fixedSize as number);
+      const before: Uint8Array | null = same ? (this.fieldScratch = growScratch(this.fieldScratch, end - f.fixedPos)) : null;
+      if (before !== null) for (let b = f.fixedPos; b < end; b++) before[b - f.fixedPos] = bytes[b] as number;
       try {
         f.type._encode(values[k], bytes, view, f.fixedPos);
       } catch (e) {
         throw withPath(e, f.segment);
       }
+      if (before !== null) for (let b = f.fixedPos; b < end && same; b++) same = bytes[b] === before[b - f.fixedPos];
     }
-    let same = true;
-    for (let b = 0; b < bytes.length && same; b++) same = bytes[b] === before[b];
     return same ? node : store.record(this.compact, bytes, 0);
   }
 

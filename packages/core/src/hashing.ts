@@ -8,10 +8,11 @@
  * digest lands on the front half of the staging buffer), and the digests are
  * scattered back into the branches' hash pages with word copies.
  *
- * Records (recordFlush.ts) come first, kind by kind. Wide leaves of one inner depth d are hashed together, in batches of up to
- * 1 MiB of blocks: their blocks are copied into staging back to back and
- * folded d times in place, one `hashInto` per fold across the batch, leaving
- * their roots contiguous.
+ * Records (recordFlush.ts) come first, kind by kind. Wide leaves of one
+ * inner depth d are hashed together, in batches of up to 1 MiB of blocks:
+ * their blocks are copied into staging back to back and folded d times in
+ * place, one `hashInto` per fold across the batch, leaving their roots
+ * contiguous.
  *
  * Invariant: on return, no live node has dh > 0 or FLAG_PENDING, every
  * pending list is empty, and every dead entry's slot has been released to its

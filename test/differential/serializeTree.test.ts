@@ -216,10 +216,15 @@ describe('serializeTree: damaged trees agree with fromTree (SszError exactly whe
 });
 
 describe('serializeTree: packed records that could not come from a value', () => {
-  /** A Rec record (8 chunks: k's root, w, n, s, f, h, 2 padding) built from a value (which records k's preimage), then edited. */
+  /**
+   * A Rec record as a plain wide leaf (8 chunks: k's root, w, n, s, f, h, 2 padding) — the fallback form
+   * (types/VIEWS.md) — from a value, k's preimage recorded as the fallback's field write records it, then edited.
+   * (From a value Rec is a compact record holding its bytes; its `wideChunks` are the expanded chunks.)
+   */
   function record(store: NodeStore, edit: (row: Uint8Array) => void): NodeId {
     const value = { k: new Uint8Array(48).fill(9), w: new Uint8Array(32).fill(3), n: 5n, s: true, f: bitvector(4).defaultValue(), h: 7 };
     const tree = Rec.toTree(value, store);
+    (Rec.fields.k as unknown as { _chunkNode(v: Uint8Array, s: NodeStore): NodeId })._chunkNode(value.k, store);
     const row = store.wideChunks(tree.rootNode);
     edit(row);
     return store.wide(row);

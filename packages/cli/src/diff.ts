@@ -45,6 +45,14 @@ function descendable(store: Tree['store'], id: NodeId): boolean {
   return kind === 'branch' || kind === 'zero';
 }
 
+/** A fixed-size container whose fields are all leaves of the diff (no containers or sequences inside). */
+function isFlatRecord(type: ContainerType<Record<string, SszType<unknown>>>): boolean {
+  if (type.fixedSize === null) return false;
+  return Object.values(type.fields as Record<string, SszType<unknown>>).every(
+    (f) => !(f instanceof ContainerType || f instanceof ListCompositeType || f instanceof VectorCompositeType || f instanceof ListBasicType || f instanceof VectorBasicType),
+  );
+}
+
 function bitLength(g: bigint): number {
   return g.toString(2).length;
 }
@@ -100,6 +108,16 @@ export class TreeDiff {
     if (this.same(g)) return;
     if (type instanceof ContainerType) {
       const fields = type.fields as Record<string, SszType<unknown>>;
+      if (isFlatRecord(type)) {
+        // A small fixed-size record (a Validator): read whole and compared field by field. Its fields may have no
+        // node of their own to read back (a compact record stores bytes; a pubkey chunk is only a root).
+        const va = this.valueAt(this.a, type, g) as Record<string, unknown>;
+        const vb = this.valueAt(this.b, type, g) as Record<string, unknown>;
+        for (const [name, ft] of Object.entries(fields)) {
+          if (!ft.equals(va[name], vb[name])) this.lines.push(`${formatPath([...path, name])}: ${show(ft, va[name])} -> ${show(ft, vb[name])}`);
+        }
+        return;
+      }
       for (const name of Object.keys(fields)) {
         const sub = [...path, name];
         this.visit(fields[name] as SszType<unknown>, sub, this.root.gindexOf(sub));

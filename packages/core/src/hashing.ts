@@ -8,10 +8,11 @@
  * digest lands on the front half of the staging buffer), and the digests are
  * scattered back into the branches' hash pages with word copies.
  *
- * Wide leaves of one inner depth d are hashed together, in batches of up to
- * 1 MiB of blocks: their blocks are copied into staging back to back and
- * folded d times in place, one `hashInto` per fold across the batch, leaving
- * their roots contiguous.
+ * Records (recordFlush.ts) come first, kind by kind. Wide leaves of one
+ * inner depth d are hashed together, in batches of up to 1 MiB of blocks:
+ * their blocks are copied into staging back to back and folded d times in
+ * place, one `hashInto` per fold across the batch, leaving their roots
+ * contiguous.
  *
  * Invariant: on return, no live node has dh > 0 or FLAG_PENDING, every
  * pending list is empty, and every dead entry's slot has been released to its
@@ -21,12 +22,14 @@
 import { hashInto } from '@ssztree/hasher';
 import type { IdList } from './idList.js';
 import { FLAG_FREE, FLAG_PENDING, type Pool } from './pool.js';
+import { flushRecords } from './recordFlush.js';
 import type { StoreCore as NodeStore } from './store.js';
 
 /** Staging kept between flushes below this size; buffers this large or larger are dropped after use. */
 const RETAINED_STAGING_BYTES = 1 << 22;
 
 export function flushPending(store: NodeStore): void {
+  flushRecords(store);
   for (let d = 1; d < store.widePending.length; d++) {
     const list = store.widePending[d]!;
     if (list.length > 0) flushWide(store, list, d);

@@ -25,7 +25,21 @@ export const KIND_OPAQUE = 3;
 export const KIND_WIDE_BASE = 4;
 /** Deepest wide leaf: 2^6 = 64 chunks (2 KiB) per record. */
 export const MAX_WIDE_DEPTH = 6;
-export const KIND_COUNT = KIND_WIDE_BASE + MAX_WIDE_DEPTH;
+/**
+ * Record kinds: KIND_RECORD_BASE.. KIND_COUNT - 1, one per registered record
+ * layout (records.ts). A record is stored as its serialized bytes and
+ * behaves as a wide leaf of its layout's inner depth.
+ */
+export const KIND_RECORD_BASE = KIND_WIDE_BASE + MAX_WIDE_DEPTH;
+export const KIND_COUNT = 16;
+
+/**
+ * Inner depth by kind tag: 1..6 for wide leaves, the layout's depth for
+ * registered record kinds, 0 for everything else. Written only by the
+ * record registry (process-wide, at most once per kind).
+ */
+export const KIND_DEPTH = new Int8Array(KIND_COUNT);
+for (let d = 1; d <= MAX_WIDE_DEPTH; d++) KIND_DEPTH[KIND_WIDE_BASE + d - 1] = d;
 
 export const KIND_BITS = 4;
 export const KIND_MASK = 15;
@@ -50,13 +64,19 @@ export function zeroId(depth: number): NodeId {
   return depth << KIND_BITS;
 }
 
+/** True for wide leaves and records (nodes that stand for a small subtree of chunks). */
 export function isWideKind(kind: number): boolean {
-  return kind >= KIND_WIDE_BASE;
+  return KIND_DEPTH[kind]! > 0;
 }
 
-/** Inner depth of a wide-leaf kind. */
+/** Inner depth of a wide-leaf or record kind. */
 export function wideDepthOfKind(kind: number): number {
-  return kind - KIND_WIDE_BASE + 1;
+  return KIND_DEPTH[kind]!;
+}
+
+/** True for record kinds (serialized bytes plus root, see records.ts). */
+export function isRecordKind(kind: number): boolean {
+  return kind >= KIND_RECORD_BASE;
 }
 
 /** What a node is (`NodeStore.kind`): a shared zero subtree, a branch, a leaf chunk, an opaque hash, or a wide leaf. */

@@ -18,6 +18,7 @@ import { buildPartialTree } from './partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 import { StoreCore } from './store.js';
 import { collectLevel, copyLevelBytes, copyWide } from './read.js';
+import { copyRecordBytes, createRecord, createRecordRows, layoutOf } from './records.js';
 import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
 
 function checkChunk(chunk: Uint8Array, offset: number, what: string): void {
@@ -71,6 +72,52 @@ export class NodeStore extends StoreCore {
     return this.float(createWide(this, chunks));
   }
 
+  /**
+   * A record of `kind` (from `registerRecordLayout`) holding
+   * `bytes[offset, offset + size)`: one node that stands for the subtree of
+   * chunks its layout makes from those bytes (hashed at the next flush).
+   */
+  record(kind: number, bytes: Uint8Array, offset = 0): NodeId {
+    return this.float(createRecord(this, kind, bytes, offset));
+  }
+
+  /**
+   * `count` records of `kind` from `bytes` at `offset`, back to back (one
+   * copy per run of slots): `out[at + i]` gets record i. The bulk form of
+   * `record` for a serialized list of fixed-size records.
+   */
+  recordRows(kind: number, bytes: Uint8Array, offset: number, count: number, out: NodeId[], at = 0): void {
+    createRecordRows(this, kind, bytes, offset, count, out, at);
+    for (let i = 0; i < count; i++) this.float(out[at + i]!);
+  }
+
+  /** The record kind of `id` (see `registerRecordLayout`), or -1 when it is not a record. */
+  recordKind(id: NodeId): number {
+    this.check(id);
+    return layoutOf(id & 15) !== undefined ? id & 15 : -1;
+  }
+
+  /** Copies a record's bytes (its layout's size) into `out` at `offset`. */
+  copyRecordInto(id: NodeId, out: Uint8Array, offset = 0): void {
+    this.check(id);
+    const layout = layoutOf(id & 15);
+    if (layout === undefined) throw new CoreError('BAD_NODE', `node ${id} is not a record`);
+    if (!Number.isInteger(offset) || offset < 0 || offset + layout.size > out.length) {
+      throw new CoreError('BAD_INPUT', `${layout.size} bytes do not fit at offset ${offset}`);
+    }
+    copyRecordBytes(this, id, out, offset);
+  }
+
+  /** A copy of a record's bytes. */
+  recordBytes(id: NodeId): Uint8Array {
+    this.check(id);
+    const layout = layoutOf(id & 15);
+    if (layout === undefined) throw new CoreError('BAD_NODE', `node ${id} is not a record`);
+    const out = new Uint8Array(layout.size);
+    copyRecordBytes(this, id, out, 0);
+    return out;
+  }
+
   /** The subtree of `depth` whose first leaves are `chunks`, the rest zero; hashed as it is built. */
   fromChunks(chunks: Uint8Array, depth: number): NodeId {
     if (!(chunks instanceof Uint8Array)) throw new CoreError('BAD_INPUT', 'fromChunks: chunks must be a Uint8Array');
@@ -120,7 +167,7 @@ export class NodeStore extends StoreCore {
     return out;
   }
 
-  /** A copy of a wide leaf's chunks. */
+  /** A copy of a wide leaf's chunks (a record's expanded chunks). */
   wideChunks(id: NodeId): Uint8Array {
     this.check(id);
     if (wideDepth(id) === 0) throw new CoreError('BAD_NODE', `node ${id} is not a wide leaf`);
@@ -165,7 +212,7 @@ export class NodeStore extends StoreCore {
     return collectLevel(this, root, depth, count);
   }
 
-  /** The inner depth of a wide leaf (0 for other nodes). */
+  /** The inner depth of a wide leaf or record (0 for other nodes). */
   wideDepth(id: NodeId): number {
     this.check(id);
     return wideDepth(id);

@@ -11,10 +11,11 @@
  *   = flags | dirtyHeight << 8. One node's links, count and flags share a
  *   16-byte (or 8-byte) row, so a write that touches a node touches one
  *   cache line of meta plus its hash.
- * Wide leaves add a data page holding each record's chunks back to back.
+ * Wide leaves add a data page holding each record's chunks back to back;
+ * records (records.ts) one holding each record's serialized bytes.
  *
  * Bytes per node: branch 32 + 16 = 48; leaf and opaque 32 + 8 = 40; wide
- * leaf of c chunks 32c + 40.
+ * leaf of c chunks 32c + 40; record of s bytes s + 40.
  *
  * Reuse: a slot is recyclable when its state is exactly FLAG_FREE (free and
  * listed nowhere else). Recyclable slots sit on a LIFO stack that may hold
@@ -51,6 +52,8 @@ export interface PoolOptions {
   readonly links?: boolean;
   /** Wide leaves: chunks per node. */
   readonly chunks?: number;
+  /** Records: data bytes per node (default 32 · chunks). */
+  readonly dataBytes?: number;
 }
 
 export class Pool {
@@ -59,6 +62,8 @@ export class Pool {
   readonly mask: number;
   readonly pageSize: number;
   readonly chunks: number;
+  /** Data bytes per slot: 32 · chunks for wide leaves, the record size for records, 0 otherwise. */
+  readonly dataBytes: number;
   /** Meta words per slot: 4 for branches, 2 otherwise. */
   readonly stride: number;
   /** Offset of rc and of state within a slot's meta row. */
@@ -89,6 +94,7 @@ export class Pool {
     this.rcAt = this.stride - 2;
     this.stAt = this.stride - 1;
     this.chunks = options.chunks ?? 0;
+    this.dataBytes = options.dataBytes ?? 32 * this.chunks;
   }
 
   // ------------------------------------------------------- field access
@@ -254,8 +260,9 @@ export class Pool {
     this.h32.push(new Int32Array(hashes.buffer));
     this.meta.push(new Int32Array(n * this.stride));
     this.freeInPage.push(0);
-    if (this.chunks > 0) {
-      const data = new Uint8Array(32 * this.chunks * n);
+    if (this.dataBytes > 0) {
+      // Records of odd sizes: the page stays a whole number of words (pages hold 2^k ≥ 4 slots).
+      const data = new Uint8Array((this.dataBytes * n + 3) & ~3);
       this.d8.push(data);
       this.d32.push(new Int32Array(data.buffer));
     }
@@ -263,7 +270,7 @@ export class Pool {
 
   /** Bytes held by this pool's pages and free stack. */
   byteLength(): number {
-    const perSlot = 32 + 4 * this.stride + 32 * this.chunks;
+    const perSlot = 32 + 4 * this.stride + this.dataBytes;
     return this.h8.length * this.pageSize * perSlot + this.free.byteLength;
   }
 }

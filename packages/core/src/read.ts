@@ -12,7 +12,7 @@
 import { CoreError } from './errors.js';
 import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, type NodeId } from './ids.js';
 import type { StoreCore } from './store.js';
-import { wideDepth } from './wide.js';
+import { block, wideDepth } from './wide.js';
 
 const chunkScratch = new Uint8Array(32);
 const chunkScratchView = new DataView(chunkScratch.buffer);
@@ -45,15 +45,6 @@ function readChunkRaw(store: StoreCore, id: NodeId, out: DataView, offset: numbe
   copyWords(viewOf(pool.h8[slot >>> pool.shift]!), (slot & pool.mask) << 5, out, offset, 32);
 }
 
-/** The page holding a wide leaf's block, and the block's offset in it. */
-function widePage(store: StoreCore, id: NodeId): Uint8Array {
-  const pool = store.pools[id & 15]!;
-  return pool.d8[(id >>> 4) >>> pool.shift]!;
-}
-function wideOffset(store: StoreCore, id: NodeId): number {
-  const pool = store.pools[id & 15]!;
-  return ((id >>> 4) & pool.mask) * (32 << wideDepth(id));
-}
 
 /**
  * Copies the first `byteLen` bytes of the chunks at level `depth` below
@@ -92,8 +83,10 @@ function copyBytes(store: StoreCore, node: NodeId, depth: number, pos: number, e
     if (wd !== depth) throw new CoreError('NOT_BRANCH', `a wide leaf of depth ${wd} sits at a level of depth ${depth}`);
     const span = 32 << depth;
     const take = end - pos < span ? end - pos : span;
-    const page = widePage(store, node);
-    const at = wideOffset(store, node);
+    // A record's chunks come expanded in a scratch (wide.ts `block`), read right here.
+    const b = block(store, node);
+    const page = b.data;
+    const at = b.offset;
     copyWords(viewOf(page), at, out, pos, take);
     const lastEnd = Math.min(span, Math.ceil(take / 32) * 32);
     for (let i = take; i < lastEnd; i++) if (page[at + i] !== 0) return false;
@@ -143,5 +136,6 @@ function walk(store: StoreCore, node: NodeId, depth: number, base: number, count
 
 /** Copies the chunks of wide leaf `id` (32·2^d bytes) to `out` at `offset`. */
 export function copyWide(store: StoreCore, id: NodeId, out: DataView, offset: number): void {
-  copyWords(viewOf(widePage(store, id)), wideOffset(store, id), out, offset, 32 << wideDepth(id));
+  const b = block(store, id);
+  copyWords(viewOf(b.data), b.offset, out, offset, b.bytes);
 }

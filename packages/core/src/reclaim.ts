@@ -11,7 +11,7 @@
  * @module
  */
 import { IdList } from './idList.js';
-import { KIND_BRANCH, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
+import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import { FLAG_FREE, FLAG_NURSERY, FLAG_PENDING } from './pool.js';
 import type { StoreCore } from './store.js';
 
@@ -74,6 +74,7 @@ function compactPending(store: StoreCore): void {
   };
   for (const list of store.pendingByHeight) compact(list);
   for (const list of store.widePending) compact(list);
+  for (const list of store.recordPending) compact(list);
   store.deadPending = 0;
 }
 
@@ -99,20 +100,21 @@ export function collectFloating(store: StoreCore): void {
 
 /**
  * Where the pending lists end now: the lists a write of `depth` levels can
- * append to (dirty heights up to max + depth + 1, and the wide lists).
+ * append to (dirty heights up to max + depth + 1, the wide and the record lists).
  */
 export function pendingMarks(store: StoreCore, depth: number): number[] {
   const upto = Math.min(MAX_DIRTY_HEIGHT, store.maxPendingHeight + depth + 1);
   const marks = [upto];
   for (let h = 1; h <= upto; h++) marks.push(store.pendingByHeight[h]!.length);
   for (let d = 1; d <= MAX_WIDE_DEPTH; d++) marks.push(store.widePending[d]!.length);
+  for (let k = KIND_RECORD_BASE; k < KIND_COUNT; k++) marks.push(store.recordPending[k]!.length);
   return marks;
 }
 
 /** Floats every unheld node listed after `marks`: the fragments of a write that failed part way. */
 export function floatSince(store: StoreCore, marks: readonly number[]): void {
   const upto = marks[0]!;
-  const lists = [...store.pendingByHeight.slice(1, upto + 1), ...store.widePending.slice(1)];
+  const lists = [...store.pendingByHeight.slice(1, upto + 1), ...store.widePending.slice(1), ...store.recordPending.slice(KIND_RECORD_BASE)];
   lists.forEach((list, i) => {
     for (let j = Math.min(marks[i + 1]!, list.length); j < list.length; j++) {
       const id = list.items[j]!;

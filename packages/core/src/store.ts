@@ -8,7 +8,8 @@
  *   is written once, by the flush, and is a pure function of its children.
  * - Every unhashed branch is listed exactly once in `pendingByHeight[dh]`,
  *   where dh = 1 + max(dh(children)) (hashed nodes have dh 0); every unhashed
- *   wide leaf is listed once in `widePending[depth]`. Flushing heights
+ *   wide leaf is listed once in `widePending[depth]`, every unhashed record
+ *   once in `recordPending[kind]`. Flushing heights
  *   1, 2, 3, … after the wide leaves therefore always finds children hashed.
  * - A node's reference count is the number of branches linking it plus the
  *   number of `retain` calls (tree handles). At zero it is freed, and its
@@ -29,6 +30,7 @@ import {
   KIND_COUNT,
   KIND_LEAF,
   KIND_OPAQUE,
+  KIND_RECORD_BASE,
   KIND_WIDE_BASE,
   KIND_ZERO,
   MAX_WIDE_DEPTH,
@@ -56,6 +58,8 @@ export interface StoreStats {
   readonly leaves: number;
   readonly opaques: number;
   readonly wides: number;
+  /** Live records (records.ts): serialized bytes plus root, one node each. */
+  readonly records: number;
   /** Live nodes in total. */
   readonly nodes: number;
   /** Bytes of typed-array storage held by the pools and lists. */
@@ -77,6 +81,8 @@ export class StoreCore {
   readonly pendingByHeight: IdList[] = [];
   /** Unhashed wide leaves by inner depth (index 0 unused). */
   readonly widePending: IdList[] = [];
+  /** Unhashed records by kind tag (records.ts; indices below KIND_RECORD_BASE unused). */
+  readonly recordPending: IdList[] = [];
   maxPendingHeight = 0;
   /** Entries across all pending lists, dead ones included. */
   pendingEntries = 0;
@@ -97,6 +103,9 @@ export class StoreCore {
       const chunks = 1 << d;
       this.pools.push(new Pool({ kind: KIND_WIDE_BASE + d - 1, pageShift: WIDE_PAGE_DATA_SHIFT - 5 - d, chunks }));
     }
+    // Record kinds: empty placeholders until a record of the kind is made (records.ts, `recordPool`).
+    for (let kind = KIND_RECORD_BASE; kind < KIND_COUNT; kind++) this.pools.push(new Pool({ kind, pageShift: 2 }));
+    for (let kind = 0; kind < KIND_COUNT; kind++) this.recordPending.push(new IdList(kind < KIND_RECORD_BASE ? 1 : 16));
     for (let h = 0; h <= MAX_DIRTY_HEIGHT; h++) this.pendingByHeight.push(new IdList(h === 0 ? 1 : 16));
     for (let d = 0; d <= MAX_WIDE_DEPTH; d++) this.widePending.push(new IdList(d === 0 ? 1 : 16));
     // Zero subtrees: slots 0..64 of the zero pool, pre-hashed, never freed.
@@ -441,19 +450,23 @@ export class StoreCore {
 
   stats(): StoreStats {
     let wides = 0;
+    let records = 0;
     let bytes = this.nursery.byteLength + this.staging.byteLength;
     for (const pool of this.pools) {
       bytes += pool.byteLength();
       if (pool.chunks > 0) wides += pool.live;
+      else if (pool.kind >= KIND_RECORD_BASE) records += pool.live;
     }
     for (const list of this.pendingByHeight) bytes += list.byteLength;
     for (const list of this.widePending) bytes += list.byteLength;
+    for (const list of this.recordPending) bytes += list.byteLength;
     return {
       branches: this.branches.live,
       leaves: this.leaves.live,
       opaques: this.opaques.live,
       wides,
-      nodes: this.branches.live + this.leaves.live + this.opaques.live + wides,
+      records,
+      nodes: this.branches.live + this.leaves.live + this.opaques.live + wides + records,
       bytes,
       pending: this.pendingEntries - this.deadPending,
       floating: this.nursery.length,

@@ -16,14 +16,14 @@
 import { merkleize } from '@ssztree/hasher';
 import { buildFromChunks } from './build.js';
 import { CoreError } from './errors.js';
-import { KIND_LEAF, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
+import { KIND_DEPTH, KIND_LEAF, KIND_RECORD_BASE, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import { FLAG_FREE, FLAG_PENDING } from './pool.js';
+import { expandRecordInto, recordWithChunks } from './records.js';
 import type { StoreCore as NodeStore } from './store.js';
 
-/** The inner depth of a wide leaf, or 0 if `id` is not one. */
+/** The inner depth of a wide leaf or record, or 0 if `id` is neither. */
 export function wideDepth(id: NodeId): number {
-  const kind = id & 15;
-  return kind >= KIND_WIDE_BASE ? kind - KIND_WIDE_BASE + 1 : 0;
+  return KIND_DEPTH[id & 15]!;
 }
 
 /** True for nodes that stand for one chunk: leaves and the zero chunk. */
@@ -41,8 +41,19 @@ export function createWide(store: NodeStore, chunks: Uint8Array): NodeId {
   return store.newWide(depth, chunks, 0);
 }
 
-function block(store: NodeStore, id: NodeId): { data: Uint8Array; offset: number; bytes: number } {
+/** Expanded chunks of the last record `block` was asked for (valid until the next call). */
+const recordChunks = new Uint8Array(32 << MAX_WIDE_DEPTH);
+
+/**
+ * Where a wide leaf's chunks are: its data page, or for a record (records.ts)
+ * a shared scratch it is expanded into — read it before the next call.
+ */
+export function block(store: NodeStore, id: NodeId): { data: Uint8Array; offset: number; bytes: number } {
   const depth = wideDepth(id);
+  if ((id & 15) >= KIND_RECORD_BASE) {
+    expandRecordInto(store, id, recordChunks, 0);
+    return { data: recordChunks, offset: 0, bytes: 32 << depth };
+  }
   const pool = store.pools[id & 15]!;
   const slot = id >>> 4;
   const bytes = 32 << depth;
@@ -76,11 +87,17 @@ export function wideWithChunks(
   hi: number,
   base: number,
 ): NodeId {
+  if ((id & 15) >= KIND_RECORD_BASE) {
+    // A record stays a record when its bytes can say what was written; otherwise a plain wide leaf follows.
+    const fresh = recordWithChunks(store, id, positions, nodes, lo, hi, base);
+    if (fresh !== -1) return fresh;
+  }
   const b = block(store, id);
   const words = new Int32Array(b.data.buffer, b.data.byteOffset + b.offset, b.bytes >>> 2);
   let changed = false;
   for (let i = lo; i < hi && !changed; i++) changed = !chunkEquals(store, nodes[i]!, words, 8 * (positions[i]! - base));
   if (!changed) return id;
+  // Copied out of `b` (a record's scratch) before anything else can reuse it.
   const fresh = store.newWide(wideDepth(id), b.data, b.offset);
   const nb = block(store, fresh);
   for (let i = lo; i < hi; i++) {

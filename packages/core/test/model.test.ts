@@ -1,13 +1,14 @@
 /**
  * Model-based property tests: random sequences of writes, batch writes,
- * subtree replacements (packed builds, wide leaves, zero subtrees), clones and
+ * subtree replacements (packed builds, wide leaves, records, zero subtrees), clones and
  * root computations against a plain byte-array model. Every root must equal
  * `merkleize` of the model, and every earlier version must keep its root and
  * leaves after later writes.
  */
 import fc from 'fast-check';
+import { digest64 } from '@ssztree/hasher';
 import { describe, expect, it } from 'vitest';
-import { NodeStore, Tree } from '../src/index.js';
+import { NodeStore, registerRecordLayout, Tree, type RecordLayout } from '../src/index.js';
 import { chunkOf, chunksOf, hex, modelRoot } from './helpers.js';
 
 type Op =
@@ -17,6 +18,8 @@ type Op =
   | { t: 'subtree'; level: number; pos: number; seeds: number[] }
   | { t: 'wide'; level: number; pos: number; seeds: number[] }
   | { t: 'zero'; level: number; pos: number }
+  | { t: 'record'; pos: number; seed: number }
+  | { t: 'short'; i: number; seed: number }
   | { t: 'clone' }
   | { t: 'drop'; which: number }
   | { t: 'root' };
@@ -35,10 +38,32 @@ function opArb(depth: number): fc.Arbitrary<Op> {
     },
     { weight: 2, arbitrary: fc.record({ t: fc.constant('wide' as const), level, pos: fc.nat(), seeds: fc.array(seed, { minLength: 64, maxLength: 64 }) }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('zero' as const), level, pos: fc.nat() }) },
+    { weight: 2, arbitrary: fc.record({ t: fc.constant('record' as const), pos: fc.nat(), seed }) },
+    { weight: 2, arbitrary: fc.record({ t: fc.constant('short' as const), i: index, seed }) },
     { weight: 2, arbitrary: fc.constant({ t: 'clone' as const }) },
     { weight: 1, arbitrary: fc.record({ t: fc.constant('drop' as const), which: fc.nat() }) },
     { weight: 2, arbitrary: fc.constant({ t: 'root' as const }) },
   );
+}
+
+/** A record layout of depth 3: a long field (hashed), short ones of 32, 8, 1 and 20 bytes, three zero chunks. */
+const LAYOUT: RecordLayout = { size: 109, depth: 3, fields: [[0, 48], [48, 32], [80, 8], [88, 1], [89, 20]] };
+const RECORD = registerRecordLayout(LAYOUT);
+
+function recordOf(seed: number): Uint8Array {
+  return new Uint8Array(LAYOUT.size).map((_, i) => (seed * 7 + i * 31 + (seed >>> 3)) & 0xff);
+}
+
+function expandRecord(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(32 << LAYOUT.depth);
+  LAYOUT.fields.forEach(([o, l], i) => {
+    if (l > 32) {
+      const padded = new Uint8Array(64);
+      padded.set(bytes.subarray(o, o + l));
+      out.set(digest64(padded), 32 * i);
+    } else out.set(bytes.subarray(o, o + l), 32 * i);
+  });
+  return out;
 }
 
 interface Version {
@@ -98,6 +123,22 @@ function run(depth: number, ops: Op[]): void {
         const seeds = op.seeds.slice(0, 2 ** sub);
         tree.setNode(2 ** level + pos, store.wide(chunksOf(seeds)));
         model.set(chunksOf(seeds), 32 * pos * 2 ** sub);
+        break;
+      }
+      case 'record': {
+        // A record standing for 8 chunks; later chunk writes into it keep it a record or make a wide leaf.
+        if (depth < 3) break;
+        const pos = op.pos % 2 ** (depth - 3);
+        tree.setNode(2 ** (depth - 3) + pos, store.record(RECORD, recordOf(op.seed)));
+        model.set(expandRecord(recordOf(op.seed)), 32 * 8 * pos);
+        break;
+      }
+      case 'short': {
+        // A chunk of 8 value bytes and zero padding: a record's 8-, 20- or 32-byte field can hold it.
+        const chunk = new Uint8Array(32);
+        chunk.set(chunkOf(op.seed).subarray(0, 8));
+        tree.setChunk(size + op.i, chunk);
+        model.set(chunk, 32 * op.i);
         break;
       }
       case 'zero': {

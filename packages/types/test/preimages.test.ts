@@ -3,11 +3,18 @@
  * while a live node holds their root, compacted as the table grows, so a
  * process that keeps building and dropping records with new pubkeys stays
  * flat; live records, views and leaves keep reading back their pubkeys.
+ *
+ * Validators are compact records (core records.ts, no table) while a record
+ * kind is free; this file takes every record kind first, so its Validator
+ * runs the fallback path the tables serve: wide leaves of field roots.
  */
-import { NodeStore } from '@ssztree/core';
+import { NodeStore, registerRecordLayout } from '@ssztree/core';
 import { describe, expect, it } from 'vitest';
 import { boolean, byteVector, container, list, SszError, toHex, uint64 } from '../src/index.js';
 import { compactPreimages, preimageBytes, preimages } from '../src/tree/preimages.js';
+
+// Take every free record kind (distinct layouts) before any container asks for one.
+for (let size = 1; registerRecordLayout({ size, depth: 1, fields: [[0, size]] }) >= 0; size++);
 
 const Validator = container(
   {
@@ -48,6 +55,17 @@ function validators(n: number, seed: number): V[] {
 const table = (store: NodeStore) => preimages(store, 48);
 
 describe('preimage tables', () => {
+  it('serve the fallback: with no record kind free, Validator is a wide leaf of field roots', () => {
+    expect(Validator._compactKind()).toBe(-1);
+    const store = new NodeStore();
+    const view = Validators.toView(validators(4, 1), store);
+    const node = view.get(2).rootNode;
+    expect(store.kind(node)).toBe('wide');
+    expect(store.recordKind(node)).toBe(-1);
+    expect(view.get(2).pubkey).toEqual(validators(4, 1)[2]!.pubkey);
+    expect(Validators.deserializeToView(Validators.serialize(validators(4, 1)), store).toValue()).toEqual(validators(4, 1));
+  });
+
   it('map roots to their bytes through growth (reserved or not), unknown roots to null', () => {
     const t = preimages(new NodeStore(), 48);
     const key = (i: number) => {

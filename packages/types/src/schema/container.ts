@@ -19,7 +19,7 @@ import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
 import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
-import { defaultStore, Tree } from '@ssztree/core';
+import { defaultStore, registerRecordLayout, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { checkTopBits, levelNodes } from '../tree/write.js';
 import { preimages, registerPreimagePosition, type PreimageTable } from '../tree/preimages.js';
@@ -91,6 +91,13 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
    */
   readonly _recordDepth: number;
   private readonly codec: ReturnType<typeof generateCodec>;
+  /** Compact record kind: -2 not looked up yet, -1 none (see `_compactKind`). */
+  private compact = -2;
+  /** Scratch for one record's bytes (reads decode from it; writes re-encode into it). */
+  private recordScratch: Uint8Array | null = null;
+  private recordScratchView: DataView | null = null;
+  /** A field's bytes before a write (the no-op check of `_compactWithFields`). */
+  private fieldScratch: Uint8Array | null = null;
 
   constructor(fields: F, name = 'Container') {
     super();
@@ -240,8 +247,53 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   /** Batch scratch, reused across calls (a container never contains itself, so no re-entry). */
   private scratch: Uint8Array | null = null;
 
+  /**
+   * @internal The core record kind this container's values are stored as —
+   * one node holding the serialization plus the root (core records.ts) —
+   * or -1. Packed records with a wide byte field (a Validator's pubkey) get
+   * one, registered on first use; without a free record kind they stay wide
+   * leaves whose wide fields' bytes live in the preimage table.
+   */
+  _compactKind(): number {
+    if (this.compact === -2) {
+      const wide = this._recordDepth > 0 && this.infos.some((f) => f.type._preimageLength > 0);
+      this.compact = wide ? registerRecordLayout({ size: this.fixedSize as number, depth: this._recordDepth, fields: this.infos.map((f) => [f.fixedPos, f.fixedSize as number] as const) }) : -1;
+    }
+    return this.compact;
+  }
+
+  private recordBuffer(): { bytes: Uint8Array; view: DataView } {
+    if (this.recordScratch === null) {
+      this.recordScratch = new Uint8Array(this.fixedSize as number);
+      this.recordScratchView = new DataView(this.recordScratch.buffer);
+    }
+    return { bytes: this.recordScratch, view: this.recordScratchView as DataView };
+  }
+
+  /** Compact records from values: encoded back to back in batches, one bulk record build per batch. */
+  private compactFromValues(values: readonly ContainerValue<F>[], store: NodeStore, kind: number): NodeId[] {
+    const size = this.fixedSize as number;
+    const nodes = new Array<NodeId>(values.length);
+    const batch = Math.min(values.length, 4096);
+    const buf = (this.scratch = growScratch(this.scratch, size * batch));
+    const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    try {
+      for (let first = 0; first < values.length; first += batch) {
+        const n = Math.min(batch, values.length - first);
+        for (let i = 0; i < n; i++) this.codec.encode(values[first + i] as Record<string, unknown>, buf, dv, i * size);
+        store.recordRows(kind, buf, 0, n, nodes, first);
+      }
+    } catch (e) {
+      this._rootsInto(values, new Uint8Array(32 * values.length), 0); // re-derives the error with its path
+      throw e;
+    }
+    return nodes;
+  }
+
   override _toNodes(values: readonly ContainerValue<F>[], store: NodeStore): NodeId[] {
     if (this._recordDepth === 0) return super._toNodes(values, store);
+    const kind = this._compactKind();
+    if (kind >= 0) return this.compactFromValues(values, store, kind);
     const nodes = new Array<NodeId>(values.length);
     const stride = 32 << this.depth;
     const wideFields = this.infos.map((info, index) => ({ info, index })).filter(({ info }) => info.type._preimageLength > 0);
@@ -321,6 +373,14 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
    * recorded; one wide leaf per row. No value objects are made.
    */
   _recordsFromBytes(data: Uint8Array, start: number, count: number, store: NodeStore, indexed = true): NodeId[] {
+    const kind = this._compactKind();
+    if (kind >= 0) {
+      // Compact records: validate, then the bytes themselves become the records (one copy per run of slots).
+      this.checkRecordBytes(data, start, count, indexed);
+      const nodes = new Array<NodeId>(count);
+      store.recordRows(kind, data, start, count, nodes, 0);
+      return nodes;
+    }
     // Errors carry `[i]` for list elements only; a lone record's path is its fields'.
     const size = this.fixedSize as number;
     const stride = 32 << this.depth;
@@ -378,6 +438,77 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return nodes;
   }
 
+  /**
+   * Checks `count` serialized records at `data[start]` (back to back) as the
+   * decoder would: boolean bytes 0 or 1, no bits above a bitvector's length
+   * (other fixed fields take any bytes). Errors carry the field's path, `[i]`
+   * when `indexed`, and the byte offset.
+   */
+  private checkRecordBytes(data: Uint8Array, start: number, count: number, indexed: boolean): void {
+    const size = this.fixedSize as number;
+    for (const f of this.infos) {
+      const isBool = f.type instanceof BooleanType;
+      const bits = f.type instanceof BitvectorType ? f.type.length % 8 : 0;
+      if (!isBool && bits === 0) continue;
+      const fs = f.fixedSize as number;
+      for (let e = 0; e < count; e++) {
+        const src = start + e * size + f.fixedPos;
+        if (isBool && (data[src] as number) > 1) {
+          const err = withPath(new SszError('BAD_BOOLEAN', `boolean byte 0x${(data[src] as number).toString(16).padStart(2, '0')} is neither 0 nor 1`, src), f.segment, src);
+          throw indexed ? withPath(err, `[${e}]`, src) : err;
+        }
+        if (bits !== 0 && (data[src + fs - 1] as number) >> bits !== 0) {
+          const err = withPath(new SszError('BAD_BITS', `padding bits above bit ${(f.type as BitvectorType).length} are set`, src + fs - 1), f.segment, src);
+          throw indexed ? withPath(err, `[${e}]`, src) : err;
+        }
+      }
+    }
+  }
+
+  /** @internal Field i of the compact record `node`, decoded from its bytes. */
+  _compactField(store: NodeStore, node: NodeId, i: number): unknown {
+    const f = this.infos[i] as FieldInfo;
+    const { bytes, view } = this.recordBuffer();
+    store.copyRecordInto(node, bytes, 0);
+    const start = f.fixedPos;
+    const end = start + (f.fixedSize as number);
+    try {
+      // Basic values are decoded from the shared scratch (numbers, bigints, booleans: nothing aliases it); byte
+      // vectors and bitvectors come back as views of the buffer decoded, so they get a private copy of their bytes.
+      if (f.basic) return f.type._decode(bytes, view, start, end);
+      const own = bytes.slice(start, end);
+      return f.type._decode(own, new DataView(own.buffer), 0, own.length);
+    } catch (e) {
+      throw withPath(e, f.segment);
+    }
+  }
+
+  /**
+   * @internal The compact record `node` with field indices[k] set to
+   * values[k] (re-encoded into a copy of its bytes): a new record, or `node`
+   * itself when every value encodes to the bytes already there.
+   */
+  _compactWithFields(store: NodeStore, node: NodeId, indices: readonly number[], values: readonly unknown[]): NodeId {
+    if (indices.length === 0) return node;
+    const { bytes, view } = this.recordBuffer();
+    store.copyRecordInto(node, bytes, 0);
+    // Byte-level no-op check: the same encoding of a field's bytes leaves the record as it is.
+    let same = true;
+    for (let k = 0; k < indices.length; k++) {
+      const f = this.infos[indices[k] as number] as FieldInfo;
+      const end = f.fixedPos + (f.fixedSize as number);
+      const before: Uint8Array | null = same ? (this.fieldScratch = growScratch(this.fieldScratch, end - f.fixedPos)) : null;
+      if (before !== null) for (let b = f.fixedPos; b < end; b++) before[b - f.fixedPos] = bytes[b] as number;
+      try {
+        f.type._encode(values[k], bytes, view, f.fixedPos);
+      } catch (e) {
+        throw withPath(e, f.segment);
+      }
+      if (before !== null) for (let b = f.fixedPos; b < end && same; b++) same = bytes[b] === before[b - f.fixedPos];
+    }
+    return same ? node : store.record(this.compact, bytes, 0);
+  }
+
   _toNode(value: ContainerValue<F>, store: NodeStore): NodeId {
     if (this._recordDepth > 0) {
       try {
@@ -406,6 +537,12 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
 
   _fromNode(store: NodeStore, node: NodeId): ContainerValue<F> {
     const infos = this.infos;
+    if (this._recordDepth > 0 && (node & 15) === this._compactKind()) {
+      // A compact record: its bytes are the serialization (checked when they came in); decode a private
+      // copy (byte-vector fields come back as views of the buffer decoded, so never a shared scratch).
+      const bytes = store.recordBytes(node);
+      return this.codec.decode(bytes, new DataView(bytes.buffer), 0, bytes.length) as ContainerValue<F>;
+    }
     if (this._recordDepth > 0 && store.wideDepth(node) === this._recordDepth) {
       // A packed record: every field from its chunk.
       const chunks = store.wideChunks(node);
@@ -452,6 +589,12 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   }
 
   override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
+    if (this._recordDepth > 0 && (node & 15) === this._compactKind()) {
+      store.copyRecordInto(node, out, offset);
+      // A chunk write through the generic tree API may have put any byte in a boolean or bitvector: check as a decoder would.
+      this.checkRecordBytes(out, offset, 1, false);
+      return offset + this.fixedPartSize;
+    }
     if (this._recordDepth > 0 && store.wideDepth(node) === this._recordDepth) return this.writeRecord(store, node, out, dv, offset);
     const infos = this.infos;
     const nodes = levelNodes(store, node, this.depth, infos.length);
@@ -495,6 +638,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     // Preimage tables are looked up per call, never kept: schemas outlive stores.
     const tables = Array.from(layout.tables, (length) => (length > 0 ? preimages(store, length) : null));
     const recordKind = KIND_WIDE_BASE + this._recordDepth - 1;
+    const compact = this._compactKind();
     const stride = this.fixedPartSize;
     const nf = kind.length;
     let e = 0;
@@ -503,6 +647,13 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       for (; e < nodes.length; e++) {
         const node = nodes[e] as NodeId;
         const base = offset + e * stride;
+        if ((node & 15) === compact) {
+          // Compact records hold their serialization: one copy, then the decoder's checks.
+          i = -1;
+          store.copyRecordInto(node, out, base);
+          this.checkRecordBytes(out, base, 1, false);
+          continue;
+        }
         if ((node & 15) !== recordKind) {
           i = -1;
           this._writeTree(store, node, out, dv, base);

@@ -97,7 +97,7 @@ function collect(store: NodeStore, node: NodeId, depth: number, start: number, c
     out.set(store.chunk(node), 32 * start);
     return;
   }
-  if (kind >= KIND_WIDE_BASE && kind - KIND_WIDE_BASE + 1 === depth) {
+  if (kind >= KIND_WIDE_BASE && store.wideDepth(node) === depth) {
     const chunks = store.wideChunks(node);
     const take = Math.min(chunks.length, 32 * (count - start));
     out.set(chunks.subarray(0, take), 32 * start);

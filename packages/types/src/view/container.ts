@@ -86,7 +86,11 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       const f = this._fields[i] as FieldSlot;
       const store = this._tree.store;
       const root = this._tree.rootNode;
-      if (this._depth > 0 && store.wideDepth(root) === this._depth && store.recordWordsInto(root, this._depth, recordWords, 0)) {
+      const type = this.type as ContainerType<F>;
+      if (this._depth > 0 && (root & 15) === type._compactKind()) {
+        // A compact record: decode the field from the record's bytes.
+        v = type._compactField(store, root, i);
+      } else if (this._depth > 0 && store.wideDepth(root) === this._depth && store.recordWordsInto(root, this._depth, recordWords, 0)) {
         // A packed record: decode the field from its chunk (cutting the wide leaf would make a leaf per read).
         // The chunks land in a shared scratch (decoders copy what they return), so a read allocates no record.
         v = f.type._fromChunk(recordBytes, recordView, 32 * i, store);
@@ -138,6 +142,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     let indices: number[] | null = null;
     let nodes: NodeId[] | null = null;
     let replaced: boolean[] | null = null;
+    if (this._flushCompact()) return;
     for (let i = 0; i < fields.length; i++) {
       let node: NodeId;
       const p = this._pending[i];
@@ -180,6 +185,36 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
         this._replaced[i] = false;
       }
     }
+  }
+
+  /**
+   * A compact record (core records.ts) whose changes are all pending values:
+   * one new record with those fields re-encoded (no write of equal bytes).
+   * Returns false, doing nothing, when the root is not a compact record or a
+   * child view changed (the generic path handles those).
+   */
+  private _flushCompact(): boolean {
+    const type = this.type as ContainerType<F>;
+    const root = this._tree.rootNode;
+    if (this._depth === 0 || (root & 15) !== type._compactKind()) return false;
+    const indices: number[] = [];
+    const values: unknown[] = [];
+    for (let i = 0; i < this._fields.length; i++) {
+      const child = this._children[i];
+      if (child !== undefined && (child._dirty || this._replaced[i] === true || this._bases[i] !== child._tree.rootNode)) return false;
+      const p = this._pending[i];
+      if (p !== NONE) {
+        indices.push(i);
+        values.push(p);
+      }
+    }
+    const next = type._compactWithFields(this._tree.store, root, indices, values);
+    if (next !== root) this._tree.rootNode = next;
+    for (const i of indices) {
+      this._values[i] = this._pending[i];
+      this._pending[i] = NONE;
+    }
+    return true;
   }
 
   override _disposeChildren(): void {

@@ -3,17 +3,16 @@
  * of them it shares with another tree of the same store (each node counted
  * once, however many paths reach it). Node sizes are those of core's pools
  * (docs/CORE.md): branch 48 B, leaf and opaque 40 B, wide leaf of c chunks
- * 32·c + 40 B; zero subtrees are shared singletons and cost nothing.
+ * 32·c + 40 B, record of s bytes s + 40 B; zero subtrees are shared singletons and cost nothing.
  *
  * Cost: one walk per tree with a set of visited ids, O(nodes) time and
  * memory; meant for reports and tests, not for hot paths.
  * @module
  */
-import type { NodeId, NodeStore } from '@ssztree/core';
+import { nodeByteSize, type NodeId, type NodeStore } from '@ssztree/core';
 
 const KIND_ZERO = 0;
 const KIND_BRANCH = 1;
-const KIND_WIDE_BASE = 4;
 
 export interface MemoryReport {
   /** Distinct nodes reachable from the root (zero subtrees excluded). */
@@ -30,10 +29,7 @@ export interface SharedReport extends MemoryReport {
 
 /** Bytes one node occupies in the store's pools. */
 export function nodeBytes(id: NodeId): number {
-  const kind = id & 15;
-  if (kind === KIND_ZERO) return 0;
-  if (kind >= KIND_WIDE_BASE) return (32 << (kind - KIND_WIDE_BASE + 1)) + 40;
-  return kind === KIND_BRANCH ? 48 : 40;
+  return nodeByteSize(id);
 }
 
 /** Every distinct node below `root` (zero subtrees excluded), visited once. */

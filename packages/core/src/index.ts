@@ -14,3 +14,4 @@ export { defaultStore, NodeStore } from './nodeStore.js';
 export { helperIndices, multiproofRoot, verifyMultiproof, verifySingleProof, type Multiproof, type SingleProof } from './proof.js';
 export type { StoreStats } from './store.js';
 export { Tree } from './tree.js';
+export type { PageSource } from './wideBuild.js';

@@ -59,6 +59,15 @@ export function packedContents(store: NodeStore, chunks: Uint8Array, shape: Pack
   return subtreeFromNodes(store, pages, chunkDepth - pageDepth, pageDepth);
 }
 
+/**
+ * A commit rebuilds the contents from pages (see `#flushBulk`) when at least
+ * BULK_NUMERATOR / BULK_DENOMINATOR of its pages changed and it has at
+ * least BULK_MIN_PAGES pages; the unchanged rest are copied and rehashed.
+ */
+const BULK_MIN_PAGES = 64;
+const BULK_NUMERATOR = 3;
+const BULK_DENOMINATOR = 4;
+
 export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> {
   readonly #elem: BasicType<V, A>;
   readonly #shape: PackedShape;
@@ -295,6 +304,12 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       offsets.push(at);
     }
     this.#readPage = -1;
+    const pages = Math.ceil(this.#length / this.#perPage);
+    if (this.#useTable && pages >= BULK_MIN_PAGES && indices.length * BULK_DENOMINATOR >= pages * BULK_NUMERATOR) {
+      this.#flushBulk(pages);
+      this.#afterFlush();
+      return;
+    }
     if (indices.length > 0) {
       const store = this._tree.store;
       const size = this.#pageBytes;
@@ -315,9 +330,45 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       this._tree.setChunk(3, lengthChunk(this.#length));
       this.#committedLength = this.#length;
     }
-    dirty.clear();
-    order.length = 0;
-    orderAt.length = 0;
+    this.#afterFlush();
+  }
+
+  /**
+   * Commits by rebuilding the contents from pages: every page of the list
+   * becomes a new wide leaf (the few clean ones are loaded into the slab
+   * first; dirty pages whose bytes came back are rebuilt as they are), built and hashed in runs by `store.fromPages`, and the old
+   * contents are released in one cascade. Used when most pages are dirty
+   * (an epoch rewriting every balance): no walk down the tree per batch, no
+   * pending lists, no gather of child hashes from scattered slots.
+   */
+  #flushBulk(pages: number): void {
+    const order = this.#order;
+    const orderAt = this.#orderAt;
+    const offsets = new Int32Array(pages).fill(-1);
+    for (let k = 0; k < order.length; k++) offsets[order[k]!] = orderAt[k]!;
+    for (let p = 0; p < pages; p++) {
+      if (offsets[p]! >= 0) continue;
+      const at = this.#allocPage();
+      this.#loadCommitted(p, this.#words, at >>> 2);
+      offsets[p] = at;
+    }
+    this.#readPage = -1;
+    const store = this._tree.store;
+    const ids = new Int32Array(pages);
+    const { chunkDepth, pageDepth } = this.#shape;
+    const contents = store.fromPages({ data: this.#slab, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
+    this._tree.rootNode = this.#isList ? store.withLength(contents, this.#length) : contents;
+    this.#committedLength = this.#length;
+    const table = this.#table(pages - 1);
+    for (let p = 0; p < pages; p++) table[p] = ids[p]! + 1;
+    table.fill(0, pages);
+  }
+
+  /** Drops the pending pages once they are in the tree (the slab is trimmed if an epoch grew it). */
+  #afterFlush(): void {
+    this.#dirty.clear();
+    this.#order.length = 0;
+    this.#orderAt.length = 0;
     this.#lastPage = -1;
     this.#top = 0;
     if (this.#slab.length > 1 << 20) {

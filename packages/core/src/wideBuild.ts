@@ -1,0 +1,159 @@
+/**
+ * Bulk builds over wide leaves: the subtree whose first `count` positions
+ * of one level are new wide leaves ("pages") made from caller bytes, the
+ * rest zero, hashed as it is built.
+ *
+ * This is the page-level twin of `buildFromChunks`: the pages are allocated
+ * as runs of consecutive slots of their wide pool (`Pool.allocRuns`), their
+ * data copied in and their roots hashed run by run (first fold straight
+ * from the data page, the last fold straight into the pool's hash page), and
+ * the branch levels above are allocated, linked and hashed run by run too —
+ * no pending lists, no per-node navigation, no gather into staging. Packed
+ * views use it when a commit rewrites most pages of a list (an epoch's
+ * balances) and to build packed lists from bytes.
+ *
+ * Invariant (as in build.ts): every node returned is hashed (dh 0, not
+ * pending), the pages' and branches' counts are their parent links, and the
+ * returned root has no holder yet (the caller attaches or floats it).
+ * @module
+ */
+import { hashInto } from '@ssztree/hasher';
+import { fillMeta, hashedBranch, LevelHasher, linkLevel } from './build.js';
+import { CoreError } from './errors.js';
+import { checkDepth } from './gindex.js';
+import { KIND_WIDE_BASE, MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
+import type { Pool } from './pool.js';
+import type { StoreCore as NodeStore } from './store.js';
+
+/** Where the bytes of the pages come from. */
+export interface PageSource {
+  /** The bytes. */
+  readonly data: Uint8Array;
+  /**
+   * Byte offset of page i in `data` (each a full page inside `data`); when
+   * absent, page i starts at i·pageBytes and bytes past the end of `data`
+   * read as zero (a partial last page).
+   */
+  readonly offsets?: ArrayLike<number> | undefined;
+}
+
+/**
+ * The subtree of depth `depth` (counted in page levels: the result spans
+ * 2^(depth + innerDepth) chunks) whose first `count` positions are new wide
+ * leaves of inner depth `innerDepth` made from `source`, the rest zero.
+ * `ids`, when given, receives page i's node id at ids[i].
+ */
+export function buildFromPages(store: NodeStore, source: PageSource, count: number, innerDepth: number, depth: number, ids?: Int32Array): NodeId {
+  checkDepth(innerDepth, 1, MAX_WIDE_DEPTH);
+  checkDepth(depth, 0, MAX_ZERO_DEPTH - innerDepth);
+  const pageBytes = 32 << innerDepth;
+  const { data, offsets } = source;
+  if (!(data instanceof Uint8Array)) throw new CoreError('BAD_INPUT', 'pages: data must be a Uint8Array');
+  if (!Number.isInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('INDEX_RANGE', `${count} pages do not fit in depth ${depth}`);
+  if (offsets !== undefined) {
+    if (offsets.length < count) throw new CoreError('BAD_INPUT', `${count} pages but ${offsets.length} offsets`);
+    for (let i = 0; i < count; i++) {
+      const o = offsets[i]!;
+      if (!Number.isInteger(o) || o < 0 || o + pageBytes > data.length) throw new CoreError('BAD_INPUT', `no ${pageBytes} bytes at offset ${o}`);
+    }
+  } else if (data.length > count * pageBytes) {
+    throw new CoreError('BAD_INPUT', `${data.length} bytes are more than ${count} pages of ${pageBytes}`);
+  }
+  if (count === 0) return zeroId(depth + innerDepth);
+  if (ids !== undefined && ids.length < count) throw new CoreError('BAD_INPUT', `ids holds ${ids.length} of ${count} pages`);
+
+  const pool = store.pools[KIND_WIDE_BASE + innerDepth - 1]!;
+  const pageRuns = pool.allocRuns(count);
+  // A lone page is linked (and retained) by hashedBranch below, if at all.
+  const pageRc = count > 1 ? 1 : 0;
+  let first = 0;
+  for (let r = 0; r < pageRuns.length; r += 2) {
+    const slot = pageRuns[r]!;
+    const len = pageRuns[r + 1]!;
+    fillMeta(pool, slot, len, pageRc);
+    copyPages(pool, slot, len, source, first, pageBytes);
+    hashPages(store, pool, slot, len, innerDepth);
+    if (ids !== undefined) for (let i = 0; i < len; i++) ids[first + i] = ((slot + i) << 4) | pool.kind;
+    first += len;
+  }
+  // The last-level page roots sit in runs like leaves do: the branch levels are built as in buildFromChunks.
+  let childPool: Pool = pool;
+  let runs = pageRuns;
+  let n = count;
+  let level = 0;
+  for (; n > 1; level++) {
+    const parentRuns = store.branches.allocRuns((n + 1) >>> 1);
+    linkLevel(store, childPool, runs, n, parentRuns, level + innerDepth);
+    new LevelHasher(childPool, runs, n, store.branches, parentRuns, level + innerDepth).step(Number.MAX_SAFE_INTEGER, true);
+    childPool = store.branches;
+    runs = parentRuns;
+    n = (n + 1) >>> 1;
+  }
+  let root: NodeId = (runs[0]! << 4) | childPool.kind;
+  for (; level < depth; level++) root = hashedBranch(store, root, zeroId(level + innerDepth));
+  return root;
+}
+
+/** Copies pages [first, first + len) of `source` into the data blocks of slots [slot, slot + len) (one data page). */
+function copyPages(pool: Pool, slot: number, len: number, source: PageSource, first: number, pageBytes: number): void {
+  const d8 = pool.d8[slot >>> pool.shift]!;
+  const at = (slot & pool.mask) * pageBytes;
+  const { data, offsets } = source;
+  if (offsets === undefined) {
+    // Contiguous pages: one copy for the run, zeros past the end of the data (recycled slots hold old bytes).
+    const from = first * pageBytes;
+    const to = Math.min(data.length, from + len * pageBytes);
+    d8.set(data.subarray(from, to), at);
+    d8.fill(0, at + (to - from), at + len * pageBytes);
+    return;
+  }
+  if (data.byteOffset % 4 === 0) {
+    const words = new Int32Array(data.buffer, data.byteOffset, data.length >>> 2);
+    const d32 = pool.d32[slot >>> pool.shift]!;
+    const n = pageBytes >>> 2;
+    let aligned = true;
+    for (let i = 0; i < len && aligned; i++) aligned = offsets[first + i]! % 4 === 0;
+    if (aligned) {
+      for (let i = 0, o = at >>> 2; i < len; ) {
+        // Pages back to back in `data` (a view's pages dirtied in order) are copied as one stretch.
+        const src = offsets[first + i]!;
+        let end = i + 1;
+        while (end < len && offsets[first + end] === src + (end - i) * pageBytes) end++;
+        const from = src >>> 2;
+        const count = (end - i) * n;
+        if (end - i > 1) d32.set(words.subarray(from, from + count), o);
+        else for (let w = 0; w < n; w++) d32[o + w] = words[from + w]!;
+        o += count;
+        i = end;
+      }
+      return;
+    }
+  }
+  for (let i = 0; i < len; i++) {
+    const src = offsets[first + i]!;
+    d8.set(data.subarray(src, src + pageBytes), at + i * pageBytes);
+  }
+}
+
+/** Hashes the roots of the pages in slots [slot, slot + len): folds from the data page, through staging, into the hash page. */
+function hashPages(store: NodeStore, pool: Pool, slot: number, len: number, innerDepth: number): void {
+  const page = slot >>> pool.shift;
+  const off = slot & pool.mask;
+  const pageBytes = 32 << innerDepth;
+  const data = pool.d8[page]!.subarray(off * pageBytes, (off + len) * pageBytes);
+  const roots = pool.h8[page]!.subarray(32 * off, 32 * (off + len));
+  if (innerDepth === 1) {
+    hashInto(data, roots);
+    return;
+  }
+  let bytes = (len * pageBytes) >>> 1;
+  if (store.staging.byteLength < bytes) {
+    let size = store.staging.byteLength;
+    while (size < bytes) size *= 2;
+    store.staging = new Uint8Array(size);
+  }
+  const st = store.staging;
+  hashInto(data, st.subarray(0, bytes));
+  for (let level = 2; level < innerDepth; level++, bytes >>>= 1) hashInto(st.subarray(0, bytes), st.subarray(0, bytes >>> 1));
+  hashInto(st.subarray(0, bytes), roots);
+}

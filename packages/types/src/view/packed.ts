@@ -17,7 +17,7 @@
 import { lengthChunk, type NodeId, type NodeStore, type Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { depthForLimit } from '../merkle.js';
-import { readChunks, subtreeFromNodes } from '../tree/nodes.js';
+import { readChunks } from '../tree/nodes.js';
 import type { BasicArray, BasicType, SszType } from '../type.js';
 import { TreeView } from './base.js';
 
@@ -39,24 +39,15 @@ export function packedShape(chunkLimit: number, isList: boolean): PackedShape {
   return { chunkDepth, pageDepth: Math.min(PAGE_DEPTH, chunkDepth), offsetDepth: isList ? 1 : 0 };
 }
 
-/** The contents subtree of packed `chunks` as wide-leaf pages (hashed by the store's next flush, pages together). */
+/**
+ * The contents subtree of packed `chunks` as wide-leaf pages, built and
+ * hashed in runs by one `store.fromPages` (the last page zero-padded).
+ */
 export function packedContents(store: NodeStore, chunks: Uint8Array, shape: PackedShape): NodeId {
   const { chunkDepth, pageDepth } = shape;
   if (pageDepth === 0 || chunks.length === 0) return store.fromChunks(chunks, chunkDepth);
-  const pageBytes = 32 << pageDepth;
-  const count = Math.ceil(chunks.length / pageBytes);
-  const pages = new Array<NodeId>(count);
-  let last: Uint8Array | null = null;
-  for (let p = 0; p < count; p++) {
-    const start = p * pageBytes;
-    if (start + pageBytes <= chunks.length) pages[p] = store.wide(chunks.subarray(start, start + pageBytes));
-    else {
-      last = new Uint8Array(pageBytes);
-      last.set(chunks.subarray(start));
-      pages[p] = store.wide(last);
-    }
-  }
-  return subtreeFromNodes(store, pages, chunkDepth - pageDepth, pageDepth);
+  const count = Math.ceil(chunks.length / (32 << pageDepth));
+  return store.fromPages({ data: chunks }, count, pageDepth, chunkDepth - pageDepth);
 }
 
 /**

@@ -59,6 +59,30 @@ const BULK_MIN_PAGES = 64;
 const BULK_NUMERATOR = 3;
 const BULK_DENOMINATOR = 4;
 
+/** Positions in a flush's sort key below this bit; pages above 2^31 fall back to a comparator sort. */
+const KEY_POSITIONS = 2 ** 21;
+
+/**
+ * The positions of `order` (distinct page indices) sorted by page. A block
+ * dirties ~1000 random pages: keys page·2^21 + position (exact in doubles)
+ * sorted natively by a Float64Array take a fraction of a comparator sort.
+ */
+function sortedPositions(order: readonly number[]): Int32Array {
+  const n = order.length;
+  const perm = new Int32Array(n);
+  let max = 0;
+  for (let j = 0; j < n; j++) if (order[j]! > max) max = order[j]!;
+  if (n < KEY_POSITIONS && max < 2 ** 31) {
+    const keys = new Float64Array(n);
+    for (let j = 0; j < n; j++) keys[j] = order[j]! * KEY_POSITIONS + j;
+    keys.sort();
+    for (let j = 0; j < n; j++) perm[j] = keys[j]! % KEY_POSITIONS;
+    return perm;
+  }
+  for (let j = 0; j < n; j++) perm[j] = j;
+  return perm.sort((a, b) => order[a]! - order[b]!);
+}
+
 export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> {
   readonly #elem: BasicType<V, A>;
   readonly #shape: PackedShape;
@@ -271,12 +295,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     // Pages dirtied in order (a sweep over the whole list) need no sort; otherwise sort positions by page.
     let sorted = true;
     for (let j = 1; j < n && sorted; j++) sorted = order[j - 1]! < order[j]!;
-    let perm: Int32Array | null = null;
-    if (!sorted) {
-      perm = new Int32Array(n);
-      for (let j = 0; j < n; j++) perm[j] = j;
-      perm.sort((a, b) => order[a]! - order[b]!);
-    }
+    const perm = sorted ? null : sortedPositions(order);
     const indices: number[] = [];
     const offsets: number[] = [];
     const words = this.#words;

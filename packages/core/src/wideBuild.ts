@@ -157,3 +157,62 @@ function hashPages(store: NodeStore, pool: Pool, slot: number, len: number, inne
   for (let level = 2; level < innerDepth; level++, bytes >>>= 1) hashInto(st.subarray(0, bytes), st.subarray(0, bytes >>> 1));
   hashInto(st.subarray(0, bytes), roots);
 }
+
+/** Fewest wide leaves a batch write hashes at creation (below this the flush's batching is as good). */
+const HASH_NOW_MIN = 64;
+
+/**
+ * Makes n wide leaves of inner depth `innerDepth` from `data` at byte
+ * offsets[i] into out[i], hashed now: when the offsets are 4-byte aligned,
+ * lie on one page grid and cover at least half of their span (a view's
+ * slab of dirty pages), the whole span is hashed straight from `data` in
+ * one pass per fold and each new leaf takes its root from there, so the
+ * flush has no wide leaves to copy into staging. Returns false, making
+ * nothing, when the batch does not qualify. The leaves have no holder
+ * (count 0) and are on no list: the caller links them or floats them.
+ */
+export function createHashedWides(store: NodeStore, innerDepth: number, data: Uint8Array, offsets: ArrayLike<number>, n: number, out: NodeId[]): boolean {
+  const bytes = 32 << innerDepth;
+  if (n < HASH_NOW_MIN || data.byteOffset % 4 !== 0) return false;
+  let lo = offsets[0]!;
+  let hi = lo;
+  for (let i = 1; i < n; i++) {
+    const o = offsets[i]!;
+    if (o < lo) lo = o;
+    else if (o > hi) hi = o;
+  }
+  const span = hi + bytes - lo;
+  if (lo % 4 !== 0 || span > 2 * n * bytes) return false;
+  for (let i = 0; i < n; i++) if ((offsets[i]! - lo) % bytes !== 0) return false;
+  const count = span / bytes;
+  let half = span >>> 1;
+  if (store.staging.byteLength < half) {
+    let size = store.staging.byteLength;
+    while (size < half) size *= 2;
+    store.staging = new Uint8Array(size);
+  }
+  const st = store.staging;
+  hashInto(data.subarray(lo, lo + span), st.subarray(0, half));
+  for (let level = 1; level < innerDepth; level++, half >>>= 1) hashInto(st.subarray(0, half), st.subarray(0, half >>> 1));
+  // Roots of the span's pages now at st[32·k] for page k.
+  const roots = new Int32Array(st.buffer, st.byteOffset, count * 8);
+  const words = new Int32Array(data.buffer, data.byteOffset, data.length >>> 2);
+  const pool = store.pools[KIND_WIDE_BASE + innerDepth - 1]!;
+  const n32 = bytes >>> 2;
+  for (let i = 0; i < n; i++) {
+    const slot = pool.alloc();
+    const page = slot >>> pool.shift;
+    const off = slot & pool.mask;
+    const d32 = pool.d32[page]!;
+    const from = offsets[i]! >>> 2;
+    for (let w = 0, o = off * n32; w < n32; w++) d32[o + w] = words[from + w]!;
+    const h32 = pool.h32[page]!;
+    const r = ((offsets[i]! - lo) / bytes) * 8;
+    for (let w = 0; w < 8; w++) h32[(off << 3) + w] = roots[r + w]!;
+    const m = pool.meta[page]!;
+    m[off << 1] = 0;
+    m[(off << 1) + 1] = 0;
+    out[i] = (slot << 4) | pool.kind;
+  }
+  return true;
+}

@@ -118,6 +118,9 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #pageIds: Int32Array | null = null;
   readonly #useTable: boolean;
   readonly #created: NodeId[] = [];
+  /** Scratch of `_flush`: the changed pages (doubles: page indices may pass 2^31) and their slab offsets. */
+  #changedPages = new Float64Array(0);
+  #changedAt = new Int32Array(0);
   /** One committed page cached for reads (-1: none); dropped at every flush. */
   #readPage = -1;
   readonly #read: Uint8Array;
@@ -296,23 +299,30 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     let sorted = true;
     for (let j = 1; j < n && sorted; j++) sorted = order[j - 1]! < order[j]!;
     const perm = sorted ? null : sortedPositions(order);
-    const indices: number[] = [];
-    const offsets: number[] = [];
+    // Changed pages' indices and slab offsets, in typed scratch arrays (an epoch has 2^15 of them: no array growth).
+    if (this.#changedPages.length < n) {
+      this.#changedPages = new Float64Array(n);
+      this.#changedAt = new Int32Array(n);
+    }
+    const changedPages = this.#changedPages;
+    const changedAt = this.#changedAt;
+    let changed = 0;
     const words = this.#words;
     const orig = this.#orig;
     const nWords = this.#pageBytes >>> 2;
     for (let j = 0; j < n; j++) {
       const k = perm === null ? j : perm[j]!;
-      const p = order[k]!;
       const at = orderAt[k]!;
       // Pages whose bytes came back to the committed ones make nothing.
       const w0 = at >>> 2;
       let w = 0;
       while (w < nWords && words[w0 + w] === orig[w0 + w]) w++;
       if (w === nWords) continue;
-      indices.push(p);
-      offsets.push(at);
+      changedPages[changed] = order[k]!;
+      changedAt[changed++] = at;
     }
+    const indices = changedPages.subarray(0, changed);
+    const offsets = changedAt.subarray(0, changed);
     this.#readPage = -1;
     const pages = Math.ceil(this.#length / this.#perPage);
     if (this.#useTable && pages >= BULK_MIN_PAGES && indices.length * BULK_DENOMINATOR >= pages * BULK_NUMERATOR) {
@@ -327,7 +337,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
         const bytes = this.#slab.subarray(offsets[0], (offsets[0] as number) + size);
         this._tree.rootNode = this.#shape.pageDepth === 0 ? store.leaf(bytes) : store.wide(bytes);
       } else if (this.#shape.pageDepth === 0) {
-        this._tree.setNodesAtDepth(this.#pageLevel, indices, offsets.map((at) => store.leaf(this.#slab, at)));
+        this._tree.setNodesAtDepth(this.#pageLevel, indices, Array.from(offsets, (at) => store.leaf(this.#slab, at)));
       } else {
         const created = this.#created;
         this._tree.setWidesAtDepth(this.#pageLevel, indices, this.#shape.pageDepth, this.#slab, offsets, created);

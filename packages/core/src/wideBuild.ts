@@ -64,8 +64,8 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
 
   const pool = store.pools[KIND_WIDE_BASE + innerDepth - 1]!;
   const pageRuns = pool.allocRuns(count);
-  // A lone page is linked (and retained) by hashedBranch below, if at all.
-  const pageRc = count > 1 ? 1 : 0;
+  // Pages are linked by the first run level (count 1); the top levels reset this (see below).
+  const pageRc = 1;
   let first = 0;
   for (let r = 0; r < pageRuns.length; r += 2) {
     const slot = pageRuns[r]!;
@@ -76,12 +76,12 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
     if (ids !== undefined) for (let i = 0; i < len; i++) ids[first + i] = ((slot + i) << 4) | pool.kind;
     first += len;
   }
-  // The last-level page roots sit in runs like leaves do: the branch levels are built as in buildFromChunks.
+  // The page roots sit in runs like leaves do: the wide branch levels are built as in buildFromChunks.
   let childPool: Pool = pool;
   let runs = pageRuns;
   let n = count;
   let level = 0;
-  for (; n > 1; level++) {
+  for (; n >>> 1 >= RUN_LEVEL_MIN; level++) {
     const parentRuns = store.branches.allocRuns((n + 1) >>> 1);
     linkLevel(store, childPool, runs, n, parentRuns, level + innerDepth);
     new LevelHasher(childPool, runs, n, store.branches, parentRuns, level + innerDepth).step(Number.MAX_SAFE_INTEGER, true);
@@ -89,10 +89,28 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
     runs = parentRuns;
     n = (n + 1) >>> 1;
   }
-  let root: NodeId = (runs[0]! << 4) | childPool.kind;
+  // The narrow top (fewer than RUN_LEVEL_MIN parents per level) node by node: asking the pool for
+  // small runs would scan fragmented pages for short stretches, level after level.
+  // Their counts are reset: the run levels counted a parent link that hashedBranch now makes (and counts).
+  let nodes: NodeId[] = [];
+  for (let r = 0; r < runs.length; r += 2) {
+    for (let i = 0; i < runs[r + 1]!; i++) {
+      childPool.setRc(runs[r]! + i, 0);
+      nodes.push(((runs[r]! + i) << 4) | childPool.kind);
+    }
+  }
+  for (; nodes.length > 1; level++) {
+    const parents: NodeId[] = [];
+    for (let i = 0; i < nodes.length; i += 2) parents.push(hashedBranch(store, nodes[i]!, i + 1 < nodes.length ? nodes[i + 1]! : zeroId(level + innerDepth)));
+    nodes = parents;
+  }
+  let root = nodes[0]!;
   for (; level < depth; level++) root = hashedBranch(store, root, zeroId(level + innerDepth));
   return root;
 }
+
+/** Levels with fewer parents than this are built node by node (see buildFromPages). */
+const RUN_LEVEL_MIN = 64;
 
 /** Copies pages [first, first + len) of `source` into the data blocks of slots [slot, slot + len) (one data page). */
 function copyPages(pool: Pool, slot: number, len: number, source: PageSource, first: number, pageBytes: number): void {

@@ -356,10 +356,11 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /**
    * Commits by rebuilding the contents from pages: every page of the list
    * becomes a new wide leaf (the few clean ones are loaded into the slab
-   * first; dirty pages whose bytes came back are rebuilt as they are), built and hashed in runs by `store.fromPages`, and the old
-   * contents are released in one cascade. Used when most pages are dirty
-   * (an epoch rewriting every balance): no walk down the tree per batch, no
-   * pending lists, no gather of child hashes from scattered slots.
+   * first; dirty pages whose bytes came back are rebuilt as they are),
+   * built and hashed in runs by `store.fromPages`, and the old contents are
+   * released in one cascade. Used when most pages changed (an epoch
+   * rewriting every balance): no walk down the tree per batch, no pending
+   * lists, no gather of child hashes from scattered slots.
    */
   #flushBulk(pages: number): void {
     const order = this.#order;

@@ -15,3 +15,4 @@ export { nodeByteSize, registerRecordLayout, type RecordLayout } from './records
 export { helperIndices, multiproofRoot, verifyMultiproof, verifySingleProof, type Multiproof, type SingleProof } from './proof.js';
 export type { StoreStats } from './store.js';
 export { Tree } from './tree.js';
+export type { PageSource } from './wideBuild.js';

@@ -18,6 +18,7 @@ import { bitAt, checkDepth, checkIndex, type Gindex, gindexBits } from './gindex
 import { KIND_BRANCH, KIND_OPAQUE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import type { StoreCore as NodeStore } from './store.js';
 import { expandWide, isChunkNode, wideDepth, wideInner, wideWithChunks } from './wide.js';
+import { createHashedWides } from './wideBuild.js';
 
 /** The deepest path navigation accepts (gindices up to 2^1024). */
 export const MAX_PATH_DEPTH = 1024;
@@ -376,8 +377,19 @@ export function setWidesAtDepth(
     const o = offsets[i]!;
     if (!Number.isInteger(o) || o < 0 || o + bytes > data.length) throw new CoreError('BAD_INPUT', `no ${bytes} bytes at offset ${o}`);
   }
+  const nodes = new Array<NodeId>(n);
+  if (createHashedWides(store, innerDepth, data, offsets, n, nodes)) {
+    // Hashed already and on no list: if the write fails part way, the sweep must still find them.
+    try {
+      const next = guarded(store, depth, () => writeBatch(store, root, depth, { indices, nodes, chunks: undefined }, 0, n, 0));
+      if (created !== undefined) for (let i = 0; i < n; i++) created[i] = nodes[i]!;
+      return next;
+    } catch (error) {
+      for (let i = 0; i < n; i++) store.float(nodes[i]!);
+      throw error;
+    }
+  }
   return guarded(store, depth, () => {
-    const nodes = new Array<NodeId>(n);
     // Word copies when the data and every offset are 4-byte aligned (a view's slab always is).
     let aligned = data.byteOffset % 4 === 0;
     for (let i = 0; i < n && aligned; i++) aligned = offsets[i]! % 4 === 0;

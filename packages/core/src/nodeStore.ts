@@ -20,6 +20,7 @@ import { StoreCore } from './store.js';
 import { collectLevel, copyLevelBytes, copyWide } from './read.js';
 import { copyRecordBytes, createRecord, createRecordRows, layoutOf } from './records.js';
 import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
+import { buildFromPages, type PageSource } from './wideBuild.js';
 
 function checkChunk(chunk: Uint8Array, offset: number, what: string): void {
   if (!(chunk instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + 32 > chunk.length) {
@@ -122,6 +123,19 @@ export class NodeStore extends StoreCore {
   fromChunks(chunks: Uint8Array, depth: number): NodeId {
     if (!(chunks instanceof Uint8Array)) throw new CoreError('BAD_INPUT', 'fromChunks: chunks must be a Uint8Array');
     return this.float(buildFromChunks(this, chunks, depth));
+  }
+
+  /**
+   * The subtree of depth `depth` + `innerDepth` whose first `count` positions
+   * of level `depth` are new wide leaves of inner depth `innerDepth` ("pages")
+   * made from `source` (page i at `source.offsets[i]`, or back to back with a
+   * zero-padded partial last page), the rest zero; hashed as it is built, in
+   * runs (see wideBuild.ts). `ids`, when given, receives page i's id at
+   * ids[i]: the pages are held by the subtree, valid while it is.
+   */
+  fromPages(source: PageSource, count: number, innerDepth: number, depth: number, ids?: Int32Array): NodeId {
+    if (typeof source !== 'object' || source === null) throw new CoreError('BAD_INPUT', 'fromPages: source must be { data, offsets? }');
+    return this.float(buildFromPages(this, source, count, innerDepth, depth, ids));
   }
 
   /** An SSZ list node: branch(contents, uint256 length leaf). */

@@ -76,6 +76,14 @@ export class Pool {
   readonly d8: Uint8Array[] = [];
   readonly d32: Int32Array[] = [];
   readonly freeInPage: number[] = [];
+  /**
+   * 1 when `takeStretches` has scanned page p to its end and no slot of p
+   * has been recycled since: the page has no stretch of MIN_RUN or more left
+   * (that scan took them all), so requests of MIN_RUN or more skip it (a
+   * bulk build asks for runs once per level; after many small commits the
+   * pages are half free and fragmented, and each scan walks 2^15 rows).
+   */
+  readonly scannedOut: number[] = [];
 
   /** Slots [0, top) have been handed out at least once. */
   top = 0;
@@ -140,7 +148,9 @@ export class Pool {
   /** Makes a free slot (state exactly FLAG_FREE) available again. */
   recycle(slot: number): void {
     this.free.push(slot);
-    this.freeInPage[slot >>> this.shift]!++;
+    const page = slot >>> this.shift;
+    this.freeInPage[page]!++;
+    this.scannedOut[page] = 0;
     this.recyclable++;
     if (this.free.length > 2 * this.recyclable + 4096) this.compactFree();
   }
@@ -170,7 +180,7 @@ export class Pool {
         const len = Math.min(left, this.pageSize);
         this.take(p, 0, len, runs);
         left -= len;
-      } else if ((free >= this.pageSize >>> 1 && left >= MIN_RUN) || (left < MIN_RUN && free >= left)) {
+      } else if ((free >= this.pageSize >>> 1 && left >= MIN_RUN && this.scannedOut[p] === 0) || (left < MIN_RUN && free >= left)) {
         left -= this.takeStretches(p, left, runs);
       }
     }
@@ -228,6 +238,7 @@ export class Pool {
       }
       off += len;
     }
+    if (got < want) this.scannedOut[p] = 1;
     return got;
   }
 
@@ -260,6 +271,7 @@ export class Pool {
     this.h32.push(new Int32Array(hashes.buffer));
     this.meta.push(new Int32Array(n * this.stride));
     this.freeInPage.push(0);
+    this.scannedOut.push(0);
     if (this.dataBytes > 0) {
       // Records of odd sizes: the page stays a whole number of words (pages hold 2^k ≥ 4 slots).
       const data = new Uint8Array((this.dataBytes * n + 3) & ~3);

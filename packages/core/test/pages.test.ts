@@ -128,9 +128,16 @@ describe('flushing many wide leaves', () => {
     const used = 700;
     const model = randomBytes(used * pageBytes, 11);
     const all = Array.from({ length: used }, (_, p) => p);
-    // A fresh store: 700 wide leaves in consecutive slots (long direct runs).
+    // A fresh store: 700 wide leaves in consecutive slots (long direct runs). The data is spread
+    // out (one page in three) so that the batch is not hashed at creation but by the flush.
+    const spread = (bytes: Uint8Array, n: number) => {
+      const out = new Uint8Array(3 * n * pageBytes);
+      for (let k = 0; k < n; k++) out.set(bytes.subarray(k * pageBytes, (k + 1) * pageBytes), 3 * k * pageBytes);
+      return out;
+    };
     const tree = Tree.zero(level + inner, store);
-    tree.setWidesAtDepth(level, all, inner, model, all.map((p) => p * pageBytes));
+    tree.setWidesAtDepth(level, all, inner, spread(model, used), all.map((p) => 3 * p * pageBytes));
+    expect(store.widePending[inner]!.length).toBe(used);
     expect(hex(tree.root)).toBe(hex(merkleize(model, 2 ** (level + inner))));
     for (let round = 0; round < 6; round++) {
       // Every third, then a random half of the pages rewritten: slots come back from the free lists
@@ -139,7 +146,8 @@ describe('flushing many wide leaves', () => {
       const data = randomBytes(pages.length * pageBytes, 300 + round);
       const old = tree.clone();
       const oldRoot = hex(old.root);
-      tree.setWidesAtDepth(level, pages, inner, data, pages.map((_, k) => k * pageBytes));
+      tree.setWidesAtDepth(level, pages, inner, spread(data, pages.length), pages.map((_, k) => 3 * k * pageBytes));
+      expect(store.widePending[inner]!.length).toBe(pages.length);
       pages.forEach((p, k) => model.set(data.subarray(k * pageBytes, (k + 1) * pageBytes), p * pageBytes));
       expect(hex(tree.root)).toBe(hex(merkleize(model, 2 ** (level + inner))));
       expect(hex(old.root)).toBe(oldRoot);
@@ -147,6 +155,60 @@ describe('flushing many wide leaves', () => {
       store.collect();
     }
     tree.dispose();
+  });
+});
+
+describe('wide leaves hashed at creation (dense batches of 64 or more)', () => {
+  it('pages from a slab in any order: roots equal a full rehash, old versions unchanged, nothing pending or left over', () => {
+    const store = new NodeStore();
+    for (const inner of [1, 3, 6]) {
+      const pageBytes = 32 << inner;
+      const level = 11;
+      const used = 900;
+      const model = randomBytes(used * pageBytes, inner);
+      const all = Array.from({ length: used }, (_, p) => p);
+      const tree = Tree.zero(level + inner, store);
+      tree.setWidesAtDepth(level, all, inner, model, all.map((p) => p * pageBytes));
+      expect(store.widePending[inner]!.length).toBe(0);
+      expect(hex(tree.root)).toBe(hex(merkleize(model, 2 ** (level + inner))));
+      for (let round = 0; round < 4; round++) {
+        const pages = all.filter((p) => (p * 2654435761 + round) % 5 < 2 + (round % 3));
+        // The slab holds the pages in a shuffled order, with a few unused gaps (as a view's slab may).
+        const slots = pages.map((_, k) => (k * 7919) % (pages.length + 10));
+        const slab = new Uint8Array(8 + (pages.length + 10) * pageBytes).subarray(8);
+        const data = randomBytes(pages.length * pageBytes, 500 + round + inner);
+        pages.forEach((_, k) => slab.set(data.subarray(k * pageBytes, (k + 1) * pageBytes), slots[k]! * pageBytes));
+        const old = tree.clone();
+        const oldRoot = hex(old.root);
+        const created: number[] = [];
+        tree.setWidesAtDepth(level, pages, inner, slab, slots.map((s) => s * pageBytes), created);
+        expect(store.widePending[inner]!.length).toBe(0);
+        pages.forEach((p, k) => model.set(data.subarray(k * pageBytes, (k + 1) * pageBytes), p * pageBytes));
+        expect(hex(tree.root)).toBe(hex(merkleize(model, 2 ** (level + inner))));
+        expect(store.hash(created[5]!)).toEqual(merkleize(data.subarray(5 * pageBytes, 6 * pageBytes)));
+        expect(hex(old.root)).toBe(oldRoot);
+        old.dispose();
+      }
+      tree.dispose();
+    }
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('a dense batch that fails part way leaves nothing behind after the sweep', () => {
+    const store = new NodeStore();
+    const data = randomBytes(100 * 256, 9);
+    const offsets = Array.from({ length: 100 }, (_, k) => k * 256);
+    // Positions 0..99 of level 7, but the first 64 pages' subtree is a leaf: the write fails below it.
+    const tree = new Tree(store.branch(store.leaf(new Uint8Array(32).fill(3)), store.zero(9)), store);
+    const before = store.stats().nodes;
+    expect(codeOf(() => tree.setWidesAtDepth(7, offsets.map((_, k) => k), 3, data, offsets))).toBe('NOT_BRANCH');
+    store.collect();
+    expect(store.stats().nodes).toBe(before);
+    expect(store.stats().floating).toBe(0);
+    tree.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
   });
 });
 

@@ -17,7 +17,7 @@
 import { lengthChunk, type NodeId, type NodeStore, type Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { depthForLimit } from '../merkle.js';
-import { readChunks, subtreeFromNodes } from '../tree/nodes.js';
+import { readChunks } from '../tree/nodes.js';
 import type { BasicArray, BasicType, SszType } from '../type.js';
 import { TreeView } from './base.js';
 
@@ -39,24 +39,48 @@ export function packedShape(chunkLimit: number, isList: boolean): PackedShape {
   return { chunkDepth, pageDepth: Math.min(PAGE_DEPTH, chunkDepth), offsetDepth: isList ? 1 : 0 };
 }
 
-/** The contents subtree of packed `chunks` as wide-leaf pages (hashed by the store's next flush, pages together). */
+/**
+ * The contents subtree of packed `chunks` as wide-leaf pages, built and
+ * hashed in runs by one `store.fromPages` (the last page zero-padded).
+ */
 export function packedContents(store: NodeStore, chunks: Uint8Array, shape: PackedShape): NodeId {
   const { chunkDepth, pageDepth } = shape;
   if (pageDepth === 0 || chunks.length === 0) return store.fromChunks(chunks, chunkDepth);
-  const pageBytes = 32 << pageDepth;
-  const count = Math.ceil(chunks.length / pageBytes);
-  const pages = new Array<NodeId>(count);
-  let last: Uint8Array | null = null;
-  for (let p = 0; p < count; p++) {
-    const start = p * pageBytes;
-    if (start + pageBytes <= chunks.length) pages[p] = store.wide(chunks.subarray(start, start + pageBytes));
-    else {
-      last = new Uint8Array(pageBytes);
-      last.set(chunks.subarray(start));
-      pages[p] = store.wide(last);
-    }
+  const count = Math.ceil(chunks.length / (32 << pageDepth));
+  return store.fromPages({ data: chunks }, count, pageDepth, chunkDepth - pageDepth);
+}
+
+/**
+ * A commit rebuilds the contents from pages (see `#flushBulk`) when at least
+ * BULK_NUMERATOR / BULK_DENOMINATOR of its pages changed and it has at
+ * least BULK_MIN_PAGES pages; the unchanged rest are copied and rehashed.
+ */
+const BULK_MIN_PAGES = 64;
+const BULK_NUMERATOR = 3;
+const BULK_DENOMINATOR = 4;
+
+/** Positions in a flush's sort key below this bit; pages above 2^31 fall back to a comparator sort. */
+const KEY_POSITIONS = 2 ** 21;
+
+/**
+ * The positions of `order` (distinct page indices) sorted by page. A block
+ * dirties ~1000 random pages: keys page·2^21 + position (exact in doubles)
+ * sorted natively by a Float64Array take a fraction of a comparator sort.
+ */
+function sortedPositions(order: readonly number[]): Int32Array {
+  const n = order.length;
+  const perm = new Int32Array(n);
+  let max = 0;
+  for (let j = 0; j < n; j++) if (order[j]! > max) max = order[j]!;
+  if (n < KEY_POSITIONS && max < 2 ** 31) {
+    const keys = new Float64Array(n);
+    for (let j = 0; j < n; j++) keys[j] = order[j]! * KEY_POSITIONS + j;
+    keys.sort();
+    for (let j = 0; j < n; j++) perm[j] = keys[j]! % KEY_POSITIONS;
+    return perm;
   }
-  return subtreeFromNodes(store, pages, chunkDepth - pageDepth, pageDepth);
+  for (let j = 0; j < n; j++) perm[j] = j;
+  return perm.sort((a, b) => order[a]! - order[b]!);
 }
 
 export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> {
@@ -94,6 +118,9 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #pageIds: Int32Array | null = null;
   readonly #useTable: boolean;
   readonly #created: NodeId[] = [];
+  /** Scratch of `_flush`: the changed pages (doubles: page indices may pass 2^31) and their slab offsets. */
+  #changedPages = new Float64Array(0);
+  #changedAt = new Int32Array(0);
   /** One committed page cached for reads (-1: none); dropped at every flush. */
   #readPage = -1;
   readonly #read: Uint8Array;
@@ -271,30 +298,38 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     // Pages dirtied in order (a sweep over the whole list) need no sort; otherwise sort positions by page.
     let sorted = true;
     for (let j = 1; j < n && sorted; j++) sorted = order[j - 1]! < order[j]!;
-    let perm: Int32Array | null = null;
-    if (!sorted) {
-      perm = new Int32Array(n);
-      for (let j = 0; j < n; j++) perm[j] = j;
-      perm.sort((a, b) => order[a]! - order[b]!);
+    const perm = sorted ? null : sortedPositions(order);
+    // Changed pages' indices and slab offsets, in typed scratch arrays (an epoch has 2^15 of them: no array growth).
+    if (this.#changedPages.length < n) {
+      this.#changedPages = new Float64Array(n);
+      this.#changedAt = new Int32Array(n);
     }
-    const indices: number[] = [];
-    const offsets: number[] = [];
+    const changedPages = this.#changedPages;
+    const changedAt = this.#changedAt;
+    let changed = 0;
     const words = this.#words;
     const orig = this.#orig;
     const nWords = this.#pageBytes >>> 2;
     for (let j = 0; j < n; j++) {
       const k = perm === null ? j : perm[j]!;
-      const p = order[k]!;
       const at = orderAt[k]!;
       // Pages whose bytes came back to the committed ones make nothing.
       const w0 = at >>> 2;
       let w = 0;
       while (w < nWords && words[w0 + w] === orig[w0 + w]) w++;
       if (w === nWords) continue;
-      indices.push(p);
-      offsets.push(at);
+      changedPages[changed] = order[k]!;
+      changedAt[changed++] = at;
     }
+    const indices = changedPages.subarray(0, changed);
+    const offsets = changedAt.subarray(0, changed);
     this.#readPage = -1;
+    const pages = Math.ceil(this.#length / this.#perPage);
+    if (this.#useTable && pages >= BULK_MIN_PAGES && indices.length * BULK_DENOMINATOR >= pages * BULK_NUMERATOR) {
+      this.#flushBulk(pages);
+      this.#afterFlush();
+      return;
+    }
     if (indices.length > 0) {
       const store = this._tree.store;
       const size = this.#pageBytes;
@@ -302,7 +337,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
         const bytes = this.#slab.subarray(offsets[0], (offsets[0] as number) + size);
         this._tree.rootNode = this.#shape.pageDepth === 0 ? store.leaf(bytes) : store.wide(bytes);
       } else if (this.#shape.pageDepth === 0) {
-        this._tree.setNodesAtDepth(this.#pageLevel, indices, offsets.map((at) => store.leaf(this.#slab, at)));
+        this._tree.setNodesAtDepth(this.#pageLevel, indices, Array.from(offsets, (at) => store.leaf(this.#slab, at)));
       } else {
         const created = this.#created;
         this._tree.setWidesAtDepth(this.#pageLevel, indices, this.#shape.pageDepth, this.#slab, offsets, created);
@@ -315,9 +350,46 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       this._tree.setChunk(3, lengthChunk(this.#length));
       this.#committedLength = this.#length;
     }
-    dirty.clear();
-    order.length = 0;
-    orderAt.length = 0;
+    this.#afterFlush();
+  }
+
+  /**
+   * Commits by rebuilding the contents from pages: every page of the list
+   * becomes a new wide leaf (the few clean ones are loaded into the slab
+   * first; dirty pages whose bytes came back are rebuilt as they are),
+   * built and hashed in runs by `store.fromPages`, and the old contents are
+   * released in one cascade. Used when most pages changed (an epoch
+   * rewriting every balance): no walk down the tree per batch, no pending
+   * lists, no gather of child hashes from scattered slots.
+   */
+  #flushBulk(pages: number): void {
+    const order = this.#order;
+    const orderAt = this.#orderAt;
+    const offsets = new Int32Array(pages).fill(-1);
+    for (let k = 0; k < order.length; k++) offsets[order[k]!] = orderAt[k]!;
+    for (let p = 0; p < pages; p++) {
+      if (offsets[p]! >= 0) continue;
+      const at = this.#allocPage();
+      this.#loadCommitted(p, this.#words, at >>> 2);
+      offsets[p] = at;
+    }
+    this.#readPage = -1;
+    const store = this._tree.store;
+    const ids = new Int32Array(pages);
+    const { chunkDepth, pageDepth } = this.#shape;
+    const contents = store.fromPages({ data: this.#slab, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
+    this._tree.rootNode = this.#isList ? store.withLength(contents, this.#length) : contents;
+    this.#committedLength = this.#length;
+    const table = this.#table(pages - 1);
+    for (let p = 0; p < pages; p++) table[p] = ids[p]! + 1;
+    table.fill(0, pages);
+  }
+
+  /** Drops the pending pages once they are in the tree (the slab is trimmed if an epoch grew it). */
+  #afterFlush(): void {
+    this.#dirty.clear();
+    this.#order.length = 0;
+    this.#orderAt.length = 0;
     this.#lastPage = -1;
     this.#top = 0;
     if (this.#slab.length > 1 << 20) {

@@ -1,0 +1,236 @@
+/**
+ * Bulk builds over wide leaves: the subtree whose first `count` positions
+ * of one level are new wide leaves ("pages") made from caller bytes, the
+ * rest zero, hashed as it is built.
+ *
+ * This is the page-level twin of `buildFromChunks`: the pages are allocated
+ * as runs of consecutive slots of their wide pool (`Pool.allocRuns`), their
+ * data copied in and their roots hashed run by run (first fold straight
+ * from the data page, the last fold straight into the pool's hash page), and
+ * the branch levels above are allocated, linked and hashed run by run too —
+ * no pending lists, no per-node navigation, no gather into staging. Packed
+ * views use it when a commit rewrites most pages of a list (an epoch's
+ * balances) and to build packed lists from bytes.
+ *
+ * Invariant (as in build.ts): every node returned is hashed (dh 0, not
+ * pending), the pages' and branches' counts are their parent links, and the
+ * returned root has no holder yet (the caller attaches or floats it).
+ * @module
+ */
+import { hashInto } from '@ssztree/hasher';
+import { fillMeta, hashedBranch, LevelHasher, linkLevel } from './build.js';
+import { CoreError } from './errors.js';
+import { checkDepth } from './gindex.js';
+import { KIND_WIDE_BASE, MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
+import type { Pool } from './pool.js';
+import type { StoreCore as NodeStore } from './store.js';
+
+/** Where the bytes of the pages come from. */
+export interface PageSource {
+  /** The bytes. */
+  readonly data: Uint8Array;
+  /**
+   * Byte offset of page i in `data` (each a full page inside `data`); when
+   * absent, page i starts at i·pageBytes and bytes past the end of `data`
+   * read as zero (a partial last page).
+   */
+  readonly offsets?: ArrayLike<number> | undefined;
+}
+
+/**
+ * The subtree of depth `depth` (counted in page levels: the result spans
+ * 2^(depth + innerDepth) chunks) whose first `count` positions are new wide
+ * leaves of inner depth `innerDepth` made from `source`, the rest zero.
+ * `ids`, when given, receives page i's node id at ids[i].
+ */
+export function buildFromPages(store: NodeStore, source: PageSource, count: number, innerDepth: number, depth: number, ids?: Int32Array): NodeId {
+  checkDepth(innerDepth, 1, MAX_WIDE_DEPTH);
+  checkDepth(depth, 0, MAX_ZERO_DEPTH - innerDepth);
+  const pageBytes = 32 << innerDepth;
+  const { data, offsets } = source;
+  if (!(data instanceof Uint8Array)) throw new CoreError('BAD_INPUT', 'pages: data must be a Uint8Array');
+  if (!Number.isInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('INDEX_RANGE', `${count} pages do not fit in depth ${depth}`);
+  if (offsets !== undefined) {
+    if (offsets.length < count) throw new CoreError('BAD_INPUT', `${count} pages but ${offsets.length} offsets`);
+    for (let i = 0; i < count; i++) {
+      const o = offsets[i]!;
+      if (!Number.isInteger(o) || o < 0 || o + pageBytes > data.length) throw new CoreError('BAD_INPUT', `no ${pageBytes} bytes at offset ${o}`);
+    }
+  } else if (data.length > count * pageBytes) {
+    throw new CoreError('BAD_INPUT', `${data.length} bytes are more than ${count} pages of ${pageBytes}`);
+  }
+  if (count === 0) return zeroId(depth + innerDepth);
+  if (ids !== undefined && ids.length < count) throw new CoreError('BAD_INPUT', `ids holds ${ids.length} of ${count} pages`);
+
+  const pool = store.pools[KIND_WIDE_BASE + innerDepth - 1]!;
+  const pageRuns = pool.allocRuns(count);
+  // Pages are linked by the first run level (count 1); the top levels reset this (see below).
+  const pageRc = 1;
+  let first = 0;
+  for (let r = 0; r < pageRuns.length; r += 2) {
+    const slot = pageRuns[r]!;
+    const len = pageRuns[r + 1]!;
+    fillMeta(pool, slot, len, pageRc);
+    copyPages(pool, slot, len, source, first, pageBytes);
+    hashPages(store, pool, slot, len, innerDepth);
+    if (ids !== undefined) for (let i = 0; i < len; i++) ids[first + i] = ((slot + i) << 4) | pool.kind;
+    first += len;
+  }
+  // The page roots sit in runs like leaves do: the wide branch levels are built as in buildFromChunks.
+  let childPool: Pool = pool;
+  let runs = pageRuns;
+  let n = count;
+  let level = 0;
+  for (; n >>> 1 >= RUN_LEVEL_MIN; level++) {
+    const parentRuns = store.branches.allocRuns((n + 1) >>> 1);
+    linkLevel(store, childPool, runs, n, parentRuns, level + innerDepth);
+    new LevelHasher(childPool, runs, n, store.branches, parentRuns, level + innerDepth).step(Number.MAX_SAFE_INTEGER, true);
+    childPool = store.branches;
+    runs = parentRuns;
+    n = (n + 1) >>> 1;
+  }
+  // The narrow top (fewer than RUN_LEVEL_MIN parents per level) node by node: asking the pool for
+  // small runs would scan fragmented pages for short stretches, level after level.
+  // Their counts are reset: the run levels counted a parent link that hashedBranch now makes (and counts).
+  let nodes: NodeId[] = [];
+  for (let r = 0; r < runs.length; r += 2) {
+    for (let i = 0; i < runs[r + 1]!; i++) {
+      childPool.setRc(runs[r]! + i, 0);
+      nodes.push(((runs[r]! + i) << 4) | childPool.kind);
+    }
+  }
+  for (; nodes.length > 1; level++) {
+    const parents: NodeId[] = [];
+    for (let i = 0; i < nodes.length; i += 2) parents.push(hashedBranch(store, nodes[i]!, i + 1 < nodes.length ? nodes[i + 1]! : zeroId(level + innerDepth)));
+    nodes = parents;
+  }
+  let root = nodes[0]!;
+  for (; level < depth; level++) root = hashedBranch(store, root, zeroId(level + innerDepth));
+  return root;
+}
+
+/** Levels with fewer parents than this are built node by node (see buildFromPages). */
+const RUN_LEVEL_MIN = 64;
+
+/** Copies pages [first, first + len) of `source` into the data blocks of slots [slot, slot + len) (one data page). */
+function copyPages(pool: Pool, slot: number, len: number, source: PageSource, first: number, pageBytes: number): void {
+  const d8 = pool.d8[slot >>> pool.shift]!;
+  const at = (slot & pool.mask) * pageBytes;
+  const { data, offsets } = source;
+  if (offsets === undefined) {
+    // Contiguous pages: one copy for the run, zeros past the end of the data (recycled slots hold old bytes).
+    const from = first * pageBytes;
+    const to = Math.min(data.length, from + len * pageBytes);
+    d8.set(data.subarray(from, to), at);
+    d8.fill(0, at + (to - from), at + len * pageBytes);
+    return;
+  }
+  if (data.byteOffset % 4 === 0) {
+    const words = new Int32Array(data.buffer, data.byteOffset, data.length >>> 2);
+    const d32 = pool.d32[slot >>> pool.shift]!;
+    const n = pageBytes >>> 2;
+    let aligned = true;
+    for (let i = 0; i < len && aligned; i++) aligned = offsets[first + i]! % 4 === 0;
+    if (aligned) {
+      for (let i = 0, o = at >>> 2; i < len; ) {
+        // Pages back to back in `data` (a view's pages dirtied in order) are copied as one stretch.
+        const src = offsets[first + i]!;
+        let end = i + 1;
+        while (end < len && offsets[first + end] === src + (end - i) * pageBytes) end++;
+        const from = src >>> 2;
+        const count = (end - i) * n;
+        if (end - i > 1) d32.set(words.subarray(from, from + count), o);
+        else for (let w = 0; w < n; w++) d32[o + w] = words[from + w]!;
+        o += count;
+        i = end;
+      }
+      return;
+    }
+  }
+  for (let i = 0; i < len; i++) {
+    const src = offsets[first + i]!;
+    d8.set(data.subarray(src, src + pageBytes), at + i * pageBytes);
+  }
+}
+
+/** Hashes the roots of the pages in slots [slot, slot + len): folds from the data page, through staging, into the hash page. */
+function hashPages(store: NodeStore, pool: Pool, slot: number, len: number, innerDepth: number): void {
+  const page = slot >>> pool.shift;
+  const off = slot & pool.mask;
+  const pageBytes = 32 << innerDepth;
+  const data = pool.d8[page]!.subarray(off * pageBytes, (off + len) * pageBytes);
+  const roots = pool.h8[page]!.subarray(32 * off, 32 * (off + len));
+  if (innerDepth === 1) {
+    hashInto(data, roots);
+    return;
+  }
+  let bytes = (len * pageBytes) >>> 1;
+  if (store.staging.byteLength < bytes) {
+    let size = store.staging.byteLength;
+    while (size < bytes) size *= 2;
+    store.staging = new Uint8Array(size);
+  }
+  const st = store.staging;
+  hashInto(data, st.subarray(0, bytes));
+  for (let level = 2; level < innerDepth; level++, bytes >>>= 1) hashInto(st.subarray(0, bytes), st.subarray(0, bytes >>> 1));
+  hashInto(st.subarray(0, bytes), roots);
+}
+
+/** Fewest wide leaves a batch write hashes at creation (below this the flush's batching is as good). */
+const HASH_NOW_MIN = 64;
+
+/**
+ * Makes n wide leaves of inner depth `innerDepth` from `data` at byte
+ * offsets[i] into out[i], hashed now: when the offsets are 4-byte aligned,
+ * lie on one page grid and cover at least half of their span (a view's
+ * slab of dirty pages), the whole span is hashed straight from `data` in
+ * one pass per fold and each new leaf takes its root from there, so the
+ * flush has no wide leaves to copy into staging. Returns false, making
+ * nothing, when the batch does not qualify. The leaves have no holder
+ * (count 0) and are on no list: the caller links them or floats them.
+ */
+export function createHashedWides(store: NodeStore, innerDepth: number, data: Uint8Array, offsets: ArrayLike<number>, n: number, out: NodeId[]): boolean {
+  const bytes = 32 << innerDepth;
+  if (n < HASH_NOW_MIN || data.byteOffset % 4 !== 0) return false;
+  let lo = offsets[0]!;
+  let hi = lo;
+  for (let i = 1; i < n; i++) {
+    const o = offsets[i]!;
+    if (o < lo) lo = o;
+    else if (o > hi) hi = o;
+  }
+  const span = hi + bytes - lo;
+  if (lo % 4 !== 0 || span > 2 * n * bytes) return false;
+  for (let i = 0; i < n; i++) if ((offsets[i]! - lo) % bytes !== 0) return false;
+  const count = span / bytes;
+  let half = span >>> 1;
+  if (store.staging.byteLength < half) {
+    let size = store.staging.byteLength;
+    while (size < half) size *= 2;
+    store.staging = new Uint8Array(size);
+  }
+  const st = store.staging;
+  hashInto(data.subarray(lo, lo + span), st.subarray(0, half));
+  for (let level = 1; level < innerDepth; level++, half >>>= 1) hashInto(st.subarray(0, half), st.subarray(0, half >>> 1));
+  // Roots of the span's pages now at st[32·k] for page k.
+  const roots = new Int32Array(st.buffer, st.byteOffset, count * 8);
+  const words = new Int32Array(data.buffer, data.byteOffset, data.length >>> 2);
+  const pool = store.pools[KIND_WIDE_BASE + innerDepth - 1]!;
+  const n32 = bytes >>> 2;
+  for (let i = 0; i < n; i++) {
+    const slot = pool.alloc();
+    const page = slot >>> pool.shift;
+    const off = slot & pool.mask;
+    const d32 = pool.d32[page]!;
+    const from = offsets[i]! >>> 2;
+    for (let w = 0, o = off * n32; w < n32; w++) d32[o + w] = words[from + w]!;
+    const h32 = pool.h32[page]!;
+    const r = ((offsets[i]! - lo) / bytes) * 8;
+    for (let w = 0; w < 8; w++) h32[(off << 3) + w] = roots[r + w]!;
+    const m = pool.meta[page]!;
+    m[off << 1] = 0;
+    m[(off << 1) + 1] = 0;
+    out[i] = (slot << 4) | pool.kind;
+  }
+  return true;
+}

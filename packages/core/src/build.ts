@@ -110,7 +110,7 @@ export function buildFromChunks(store: NodeStore, chunks: Uint8Array, depth: num
  * Walks one level's runs of children and of parents in step, hashing pairs
  * of children straight from their hash page into their parents' page.
  */
-class LevelHasher {
+export class LevelHasher {
   private cr = 0;
   private cSlot: number;
   private cLeft: number;
@@ -201,7 +201,7 @@ class LevelHasher {
 }
 
 /** Sets rc and state of slots [slot, slot+n) (one page) of a non-branch pool. */
-function fillMeta(pool: Pool, slot: number, n: number, rc: number): void {
+export function fillMeta(pool: Pool, slot: number, n: number, rc: number): void {
   const m = pool.meta[slot >>> pool.shift]!;
   const off = slot & pool.mask;
   // A row is [rc, state = 0]: one little-endian 64-bit value, filled natively.
@@ -209,7 +209,7 @@ function fillMeta(pool: Pool, slot: number, n: number, rc: number): void {
 }
 
 /** Links the parents (in `parentRuns`) of the `n` children in `childRuns` of `pool`. */
-function linkLevel(store: NodeStore, pool: Pool, childRuns: number[], n: number, parentRuns: number[], level: number): void {
+export function linkLevel(store: NodeStore, pool: Pool, childRuns: number[], n: number, parentRuns: number[], level: number): void {
   const branches = store.branches;
   const kind = pool.kind;
   const parentRc = (n + 1) >>> 1 > 1 ? 1 : 0;

@@ -84,7 +84,7 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
     for (let b = 0; b < len; b += RECORD_BATCH) {
       const m = Math.min(RECORD_BATCH, len - b);
       hasher.begin(m);
-      for (let k = 0; k < m; k++) hasher.spread(k, view, (off + b + k) * size);
+      hasher.spreadRun(view, pool.d8[p]!, (off + b) * size, m);
       hasher.finish(m, pool.h8[p]!, 32 * (off + b));
       done += m;
       for (let h = 0; h < hashers.length; h++) {

@@ -1,7 +1,9 @@
 /**
  * Record roots in batches (records.ts): each record's bytes are spread into
  * a row of 2^d chunks by a copy plan made once per layout (unaligned 4-byte
- * reads through a DataView into aligned word writes, tail bytes one by one),
+ * reads through a DataView into aligned word writes, tail bytes one by one;
+ * runs of records back to back by a spreader made from the plan,
+ * recordSpread.ts),
  * the long fields of the batch are hashed by one `hashInto`, and the rows
  * fold d times, one `hashInto` per level, the last fold straight into the
  * caller's output (a record pool's hash page, or staging).
@@ -14,23 +16,18 @@
  */
 import { hashInto } from '@ssztree/hasher';
 import type { Layout } from './records.js';
+import { LITTLE_ENDIAN, makeSpreadRun, spreadCodegenAvailable, type SpreadPlan, type SpreadRun } from './recordSpread.js';
 
 /** Records per batch: rows of a depth-3 record are 256 B, so the row staging stays about 512 KiB. */
 export const RECORD_BATCH = 2048;
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Hashes batches of records of one layout; one per layout, made on first use. */
 export class RecordHasher {
   private readonly depth: number;
   private readonly stride: number;
   private readonly nl: number;
-  /** [source byte, destination word] pairs: row words (destination within a row) and long-field words (within a record's 64·nl long block). */
-  private readonly rowWords: Int32Array;
-  private readonly longWords: Int32Array;
-  /** [source byte, destination byte] pairs for the bytes past a field's last whole word. */
-  private readonly rowBytes: Int32Array;
-  private readonly longBytes: Int32Array;
+  private readonly plan: SpreadPlan;
+  private readonly run: SpreadRun;
   /** Word offset within a row of long field j's chunk. */
   private readonly longChunk: Int32Array;
   private cap = 0;
@@ -42,14 +39,15 @@ export class RecordHasher {
   private digests32 = new Int32Array(0);
   private fold = new Uint8Array(0);
 
-  constructor(layout: Layout) {
+  /** `generate`: whether the run spreader is generated code (recordSpread.ts); tests force both. */
+  constructor(layout: Layout, generate = spreadCodegenAvailable()) {
     this.depth = layout.depth;
     this.stride = 32 << layout.depth;
     this.nl = layout.longs.length;
-    const rowWords: number[] = [];
-    const longWords: number[] = [];
-    const rowBytes: number[] = [];
-    const longBytes: number[] = [];
+    const rowW: number[] = [];
+    const longW: number[] = [];
+    const rowB: number[] = [];
+    const longB: number[] = [];
     let j = 0;
     for (let i = 0; i < layout.offs.length; i++) {
       const off = layout.offs[i]!;
@@ -57,13 +55,19 @@ export class RecordHasher {
       const long = len > 32;
       const dst = long ? 64 * j++ : 32 * i;
       let b = 0;
-      for (; b + 4 <= len; b += 4) (long ? longWords : rowWords).push(off + b, (dst + b) >>> 2);
-      for (; b < len; b++) (long ? longBytes : rowBytes).push(off + b, dst + b);
+      for (; b + 4 <= len; b += 4) (long ? longW : rowW).push(off + b, (dst + b) >>> 2);
+      for (; b < len; b++) (long ? longB : rowB).push(off + b, dst + b);
     }
-    this.rowWords = Int32Array.from(rowWords);
-    this.longWords = Int32Array.from(longWords);
-    this.rowBytes = Int32Array.from(rowBytes);
-    this.longBytes = Int32Array.from(longBytes);
+    this.plan = {
+      size: layout.size,
+      rowWords: this.stride >>> 2,
+      longBlock: 16 * this.nl,
+      rowW: Int32Array.from(rowW),
+      rowB: Int32Array.from(rowB),
+      longW: Int32Array.from(longW),
+      longB: Int32Array.from(longB),
+    };
+    this.run = makeSpreadRun(this.plan, generate);
     this.longChunk = Int32Array.from(layout.longs, (i) => 8 * i);
   }
 
@@ -85,20 +89,25 @@ export class RecordHasher {
     this.ensure(n);
   }
 
-  /** Spreads the record at `view[s]` into row k of the batch. */
+  /** Spreads the record at `view[s]` into row k of the batch (records that are not back to back: the pending flush). */
   spread(k: number, view: DataView, s: number): void {
-    const { rowWords, rowBytes, longWords, longBytes, rows32, rows8 } = this;
-    const rw = k * (this.stride >>> 2);
-    for (let w = 0; w < rowWords.length; w += 2) rows32[rw + rowWords[w + 1]!] = view.getInt32(s + rowWords[w]!, LITTLE_ENDIAN);
-    const rb = rw << 2;
-    for (let b = 0; b < rowBytes.length; b += 2) rows8[rb + rowBytes[b + 1]!] = view.getUint8(s + rowBytes[b]!);
-    if (this.nl === 0) return;
+    const { rowW, rowB, longW, longB, rowWords, longBlock } = this.plan;
+    const rows32 = this.rows32;
+    const rows8 = this.rows8;
+    const r = k * rowWords;
+    for (let w = 0; w < rowW.length; w += 2) rows32[r + rowW[w + 1]!] = view.getInt32(s + rowW[w]!, LITTLE_ENDIAN);
+    for (let b = 0; b < rowB.length; b += 2) rows8[4 * r + rowB[b + 1]!] = view.getUint8(s + rowB[b]!);
+    if (longBlock === 0) return;
     const longs32 = this.longs32;
     const longs8 = this.longs8;
-    const lw = k * 16 * this.nl;
-    for (let w = 0; w < longWords.length; w += 2) longs32[lw + longWords[w + 1]!] = view.getInt32(s + longWords[w]!, LITTLE_ENDIAN);
-    const lb = lw << 2;
-    for (let b = 0; b < longBytes.length; b += 2) longs8[lb + longBytes[b + 1]!] = view.getUint8(s + longBytes[b]!);
+    const l = k * longBlock;
+    for (let w = 0; w < longW.length; w += 2) longs32[l + longW[w + 1]!] = view.getInt32(s + longW[w]!, LITTLE_ENDIAN);
+    for (let b = 0; b < longB.length; b += 2) longs8[4 * l + longB[b + 1]!] = view.getUint8(s + longB[b]!);
+  }
+
+  /** Spreads `n` records back to back in `page` from byte `base` into rows [0, n) of the batch. */
+  spreadRun(view: DataView, page: Uint8Array, base: number, n: number): void {
+    this.run(view, page, base, n, this.rows32, this.rows8, this.longs32, this.longs8);
   }
 
   /** Hashes rows [0, n) spread since `begin` and writes root k to `out[outOffset + 32k]`. */

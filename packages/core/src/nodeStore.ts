@@ -95,9 +95,10 @@ export class NodeStore extends StoreCore {
   /**
    * The subtree of `depth` whose first `count` leaves are new records of
    * `kind` and the rest zero, hashed as it is built (no id per record comes
-   * back): `fill(page, view, offset, first, n)` writes records [first,
-   * first + n) back to back into a record page at `offset`; if it throws,
-   * nothing is left behind. The bulk build of a list or vector of records.
+   * back): `fill(out, view, first, n)` writes records [first, first + n)
+   * back to back into `out` (exactly their bytes in a record page), every
+   * byte of each; if it throws, nothing is left behind. The bulk build of a
+   * list or vector of records.
    */
   recordTree(kind: number, count: number, depth: number, fill: RecordFill): NodeId {
     if (typeof fill !== 'function') throw new CoreError('BAD_INPUT', 'recordTree: fill must be a function');
@@ -111,7 +112,7 @@ export class NodeStore extends StoreCore {
     if (!(bytes instanceof Uint8Array) || !Number.isInteger(offset) || !Number.isInteger(count) || offset < 0 || count < 0 || offset + count * size > bytes.length) {
       throw new CoreError('BAD_INPUT', `record tree: ${count} records of ${size} bytes do not fit at offset ${offset}`);
     }
-    return this.recordTree(kind, count, depth, (page, _view, at, first, n) => page.set(bytes.subarray(offset + first * size, offset + (first + n) * size), at));
+    return this.recordTree(kind, count, depth, (out, _view, first, n) => out.set(bytes.subarray(offset + first * size, offset + (first + n) * size)));
   }
 
   /** The record kind of `id` (see `registerRecordLayout`), or -1 when it is not a record. */

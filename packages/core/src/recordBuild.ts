@@ -28,11 +28,12 @@ import { layoutOf, pageView, recordPool } from './records.js';
 import type { StoreCore } from './store.js';
 
 /**
- * Writes records [first, first + n) back to back into `page` (a record data
- * page, `view` a DataView of it) from byte `offset`. It may throw (a value
- * that does not encode): the build is then undone.
+ * Writes records [first, first + n) back to back into `out` (exactly their
+ * n · size bytes of a record page; `view` a DataView of the same bytes),
+ * every byte of each: the slots may hold a freed record's bytes. It may
+ * throw (a value that does not encode): the build is then undone.
  */
-export type RecordFill = (page: Uint8Array, view: DataView, offset: number, first: number, n: number) => void;
+export type RecordFill = (out: Uint8Array, view: DataView, first: number, n: number) => void;
 
 /** The subtree of `depth` whose first `count` leaves are new records of `kind` written by `fill`, the rest zero. */
 export function buildRecordTree(store: StoreCore, kind: number, count: number, depth: number, fill: RecordFill): NodeId {
@@ -49,8 +50,11 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
   for (let r = 0; r < runs.length; r += 2) fillMeta(pool, runs[r]!, runs[r + 1]!, rc);
   try {
     for (let r = 0, first = 0; r < runs.length; first += runs[r + 1]!, r += 2) {
+      // The fill sees only its run's bytes: live records sharing the page are out of its reach.
       const page = pool.d8[runs[r]! >>> pool.shift]!;
-      fill(page, pageView(page), (runs[r]! & pool.mask) * size, first, runs[r + 1]!);
+      const at = page.byteOffset + (runs[r]! & pool.mask) * size;
+      const len = runs[r + 1]! * size;
+      fill(new Uint8Array(page.buffer, at, len), new DataView(page.buffer, at, len), first, runs[r + 1]!);
     }
   } catch (e) {
     discard(pool, runs, count);

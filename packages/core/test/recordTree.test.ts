@@ -140,6 +140,32 @@ describe('record trees', () => {
     expect(hex(lazy.root)).toBe(hex(bulk.root));
   });
 
+  it('hand each fill exactly its run, in order, and take what it writes', () => {
+    const store = new NodeStore();
+    const n = 4500;
+    const bytes = rows(LAYOUT, n, 23);
+    // A half-free record page first, so runs start inside pages next to live records.
+    const other = new Tree(store.recordTreeFromBytes(KIND, rows(LAYOUT, 3000, 8), 0, 3000, 12), store);
+    const gone = new Tree(store.recordTreeFromBytes(KIND, rows(LAYOUT, 3000, 9), 0, 3000, 12), store);
+    gone.dispose();
+    store.collect();
+    let next = 0;
+    const tree = new Tree(
+      store.recordTree(KIND, n, 13, (out, view, first, count) => {
+        expect(first).toBe(next);
+        expect(out.length).toBe(count * LAYOUT.size);
+        expect(view.byteLength).toBe(out.length);
+        expect(view.byteOffset).toBe(out.byteOffset);
+        out.set(bytes.subarray(first * LAYOUT.size, (first + count) * LAYOUT.size));
+        next = first + count;
+      }),
+      store,
+    );
+    expect(next).toBe(n);
+    expect(hex(tree.root)).toBe(expectedRoot(LAYOUT, bytes, 0, n, 13));
+    expect(hex(other.root)).toBe(expectedRoot(LAYOUT, rows(LAYOUT, 3000, 8), 0, 3000, 12));
+  });
+
   it('reuse freed pages and leave live trees unchanged', () => {
     const store = new NodeStore();
     const a = new Tree(store.recordTreeFromBytes(KIND, rows(LAYOUT, 5000, 1), 0, 5000, 13), store);
@@ -168,10 +194,11 @@ describe('record trees', () => {
     const boom = new Error('bad value');
     let calls = 0;
     expect(() =>
-      store.recordTree(KIND, 5000, 40, (page, _view, offset, first, n) => {
+      store.recordTree(KIND, 5000, 40, (out, _view, first, n) => {
         if (++calls === 2) throw boom;
-        page.fill(1, offset, offset + n * LAYOUT.size);
-        expect(first).toBeGreaterThanOrEqual(0);
+        expect(out.length).toBe(n * LAYOUT.size);
+        expect(first).toBe(0);
+        out.fill(1);
       }),
     ).toThrow(boom);
     // Same nodes, nothing pending or floating (pages made for the failed build stay as capacity).

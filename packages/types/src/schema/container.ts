@@ -302,8 +302,9 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     const size = this.fixedSize as number;
     const codec = this.codec;
     try {
-      return store.recordTree(kind, values.length, depth, (page, view, offset, first, n) => {
-        for (let i = 0; i < n; i++) codec.encode(values[first + i] as Record<string, unknown>, page, view, offset + i * size);
+      // The codec writes every byte of a fixed-size container (its fields tile it).
+      return store.recordTree(kind, values.length, depth, (out, view, first, n) => {
+        for (let i = 0; i < n; i++) codec.encode(values[first + i] as Record<string, unknown>, out, view, i * size);
       });
     } catch (e) {
       this._rootsInto(values, new Uint8Array(32 * values.length), 0); // re-derives the error with its path

@@ -113,6 +113,49 @@ describe('compact validator records', () => {
     expect(verifyProof(root, single)).toBe(true);
   });
 
+  it('build whole lists as one bulk record tree: counts across hash batches and pages agree with @chainsafe/ssz', () => {
+    const store = new NodeStore();
+    const peer = peerType(Validators);
+    // 2048 records a hash batch and a record page: below, at and across both.
+    for (const n of [1, 2, 3, 2047, 2049, 4097]) {
+      const vs = values(n, n);
+      const expected = toHex(peer.hashTreeRoot(peerValue(Validators, vs)));
+      const fromValues = Validators.toView(vs, store);
+      const fromBytes = Validators.deserializeToView(Validators.serialize(vs), store);
+      // Hashed as built: only the two length mix-ins wait for a flush, no record or contents branch.
+      expect(store.stats().pending).toBe(2);
+      expect(toHex(fromValues.hashTreeRoot())).toBe(expected);
+      expect(toHex(fromBytes.hashTreeRoot())).toBe(expected);
+      expect(fromBytes.get(n - 1).toValue()).toEqual(vs[n - 1]);
+      expect(toHex(store.recordBytes(fromValues.get(n >>> 1).rootNode))).toBe(toHex(Validator.serialize(vs[n >>> 1]!)));
+      fromValues.dispose();
+      fromBytes.dispose();
+    }
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('reject a bad value in a bulk build with its path, leaving nothing behind', () => {
+    const store = new NodeStore();
+    const vs = values(3000);
+    vs[2500] = { ...vs[2500]!, effective_balance: -1n };
+    const err = (() => {
+      try {
+        Validators.toView(vs, store);
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })() as SszError;
+    expect(err).toBeInstanceOf(SszError);
+    expect(err.code).toBe('INVALID_VALUE');
+    expect(err.typePath).toContain('[2500]');
+    expect(err.typePath).toContain('effective_balance');
+    expect(() => Validators.hashTreeRoot(vs)).toThrow(err.message);
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
   it('reject bad booleans from bytes with the decoder code, path and offset', () => {
     const vs = values(8);
     const bytes = Validators.serialize(vs);

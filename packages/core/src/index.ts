@@ -12,6 +12,7 @@ export { lengthChunk } from './list.js';
 export { MAX_PATH_DEPTH } from './navigate.js';
 export { defaultStore, NodeStore } from './nodeStore.js';
 export { nodeByteSize, registerRecordLayout, type RecordLayout } from './records.js';
+export type { RecordFill } from './recordBuild.js';
 export { helperIndices, multiproofRoot, verifyMultiproof, verifySingleProof, type Multiproof, type SingleProof } from './proof.js';
 export type { StoreStats } from './store.js';
 export { Tree } from './tree.js';

@@ -18,6 +18,7 @@ import { buildPartialTree } from './partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 import { StoreCore } from './store.js';
 import { collectLevel, copyLevelBytes, copyWide } from './read.js';
+import { buildRecordTree, type RecordFill } from './recordBuild.js';
 import { copyRecordBytes, createRecord, createRecordRows, layoutOf } from './records.js';
 import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
 import { buildFromPages, type PageSource } from './wideBuild.js';
@@ -90,6 +91,29 @@ export class NodeStore extends StoreCore {
   recordRows(kind: number, bytes: Uint8Array, offset: number, count: number, out: NodeId[], at = 0): void {
     createRecordRows(this, kind, bytes, offset, count, out, at);
     for (let i = 0; i < count; i++) this.float(out[at + i]!);
+  }
+
+  /**
+   * The subtree of `depth` whose first `count` leaves are new records of
+   * `kind` and the rest zero, hashed as it is built (no id per record comes
+   * back): `fill(out, view, first, n)` writes records [first, first + n)
+   * back to back into `out` (exactly their bytes in a record page), every
+   * byte of each; if it throws, nothing is left behind. The bulk build of a
+   * list or vector of records.
+   */
+  recordTree(kind: number, count: number, depth: number, fill: RecordFill): NodeId {
+    if (typeof fill !== 'function') throw new CoreError('BAD_INPUT', 'recordTree: fill must be a function');
+    return this.float(buildRecordTree(this, kind, count, depth, fill));
+  }
+
+  /** `recordTree` of `count` records serialized back to back in `bytes` from `offset`. */
+  recordTreeFromBytes(kind: number, bytes: Uint8Array, offset: number, count: number, depth: number): NodeId {
+    const size = layoutOf(kind)?.size;
+    if (size === undefined) throw new CoreError('BAD_INPUT', `no record layout has kind ${String(kind)}`);
+    if (!(bytes instanceof Uint8Array) || !Number.isInteger(offset) || !Number.isInteger(count) || offset < 0 || count < 0 || offset + count * size > bytes.length) {
+      throw new CoreError('BAD_INPUT', `record tree: ${count} records of ${size} bytes do not fit at offset ${offset}`);
+    }
+    return this.recordTree(kind, count, depth, (out, _view, first, n) => out.set(bytes.subarray(offset + first * size, offset + (first + n) * size)));
   }
 
   /** The record kind of `id` (see `registerRecordLayout`), or -1 when it is not a record. */

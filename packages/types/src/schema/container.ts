@@ -290,6 +290,41 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return nodes;
   }
 
+  /**
+   * @internal The subtree of `depth` whose first leaves are `values` as
+   * compact records — encoded straight into the record pages and hashed as
+   * the tree is built (core `recordTree`) — or null when this container has
+   * no compact record kind.
+   */
+  _recordTreeFromValues(values: readonly ContainerValue<F>[], depth: number, store: NodeStore): NodeId | null {
+    const kind = this._compactKind();
+    if (kind < 0) return null;
+    const size = this.fixedSize as number;
+    const codec = this.codec;
+    try {
+      // The codec writes every byte of a fixed-size container (its fields tile it).
+      return store.recordTree(kind, values.length, depth, (out, view, first, n) => {
+        for (let i = 0; i < n; i++) codec.encode(values[first + i] as Record<string, unknown>, out, view, i * size);
+      });
+    } catch (e) {
+      this._rootsInto(values, new Uint8Array(32 * values.length), 0); // re-derives the error with its path
+      throw e;
+    }
+  }
+
+  /**
+   * @internal The subtree of `depth` whose first leaves are the `count`
+   * records serialized at `data[start]`, validated and stored as compact
+   * records (one copy per run of record slots, hashed as built), or null
+   * when this container has no compact record kind.
+   */
+  _recordTreeFromBytes(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null {
+    const kind = this._compactKind();
+    if (kind < 0) return null;
+    this.checkRecordBytes(data, start, count, true);
+    return store.recordTreeFromBytes(kind, data, start, count, depth);
+  }
+
   override _toNodes(values: readonly ContainerValue<F>[], store: NodeStore): NodeId[] {
     if (this._recordDepth === 0) return super._toNodes(values, store);
     const kind = this._compactKind();

@@ -21,6 +21,12 @@ import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeComposit
 import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
 import { fromJsonItems, jsonItem } from './vector.js';
 
+/** Element types that can build a whole list's contents as compact records (ContainerType; null when they cannot). */
+interface RecordTreeBuilder<V> {
+  _recordTreeFromValues?(values: readonly V[], depth: number, store: NodeStore): NodeId | null;
+  _recordTreeFromBytes?(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null;
+}
+
 function checkLimit(limit: number, name: string): void {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new SszError('INVALID_TYPE', `a list needs a limit >= 0, got ${limit}`, -1, name);
 }
@@ -193,6 +199,9 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
   }
   _toNode(value: V[], store: NodeStore): NodeId {
     this.check(value, -1);
+    // Compact records (Validator): one bulk build of the contents, no id per element.
+    const records = (this.elementType as RecordTreeBuilder<V>)._recordTreeFromValues?.(value, depthForLimit(this.limit), store) ?? null;
+    if (records !== null) return store.withLength(records, value.length);
     const nodes = elementNodes(this.elementType, value, store);
     return store.withLength(subtreeFromNodes(store, nodes, depthForLimit(this.limit)), value.length);
   }
@@ -226,6 +235,8 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     if (size % fixed !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${fixed}-byte elements`, end);
     const count = size / fixed;
     if (count > this.limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${this.limit}`, start + this.limit * fixed);
+    const records = (elem as RecordTreeBuilder<V>)._recordTreeFromBytes?.(data, start, count, depthForLimit(this.limit), store) ?? null;
+    if (records !== null) return store.withLength(records, count);
     const nodes = elem._recordsFromBytes(data, start, count, store);
     return store.withLength(subtreeFromNodes(store, nodes, depthForLimit(this.limit)), count);
   }

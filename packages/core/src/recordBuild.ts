@@ -1,0 +1,119 @@
+/**
+ * Building a subtree whose first leaves are new records (records.ts) — a
+ * list or vector of fixed-size containers stored compactly — hashed as it
+ * is built, with no per-record id list, nursery entry or pending entry.
+ *
+ * The records get runs of consecutive slots (`Pool.allocRuns`) and the
+ * caller's `fill` writes their bytes straight into the record pages, run by
+ * run. Then, as in build.ts, every branch level is allocated as runs and
+ * linked, and hashing walks the record runs in order: each batch of records
+ * is hashed by the layout's `RecordHasher` straight into its slots of the
+ * record hash page, and every branch level is carried up as far as the
+ * records hashed so far allow (`LevelHasher`: children hashed from their
+ * hash page into their parents', no gather), while those hashes are still
+ * in cache.
+ *
+ * Invariants: a `fill` that throws leaves the store as it was (the record
+ * slots are freed before anything links them); every node returned is
+ * hashed and the root has no holder yet (the caller attaches or floats it).
+ * @module
+ */
+import { CoreError } from './errors.js';
+import { fillMeta, hashedBranch, LevelHasher, linkLevel } from './build.js';
+import { checkDepth } from './gindex.js';
+import { MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
+import { FLAG_FREE, type Pool } from './pool.js';
+import { recordHasher, RECORD_BATCH } from './recordHash.js';
+import { layoutOf, pageView, recordPool } from './records.js';
+import type { StoreCore } from './store.js';
+
+/**
+ * Writes records [first, first + n) back to back into `out` (exactly their
+ * n · size bytes of a record page; `view` a DataView of the same bytes),
+ * every byte of each: the slots may hold a freed record's bytes. It may
+ * throw (a value that does not encode): the build is then undone.
+ */
+export type RecordFill = (out: Uint8Array, view: DataView, first: number, n: number) => void;
+
+/** The subtree of `depth` whose first `count` leaves are new records of `kind` written by `fill`, the rest zero. */
+export function buildRecordTree(store: StoreCore, kind: number, count: number, depth: number, fill: RecordFill): NodeId {
+  const layout = Number.isInteger(kind) ? layoutOf(kind) : undefined;
+  if (layout === undefined) throw new CoreError('BAD_INPUT', `no record layout has kind ${String(kind)}`);
+  checkDepth(depth, 0, MAX_ZERO_DEPTH);
+  if (!Number.isInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('INDEX_RANGE', `${count} records do not fit in depth ${depth}`);
+  if (count === 0) return zeroId(depth);
+
+  const pool = recordPool(store, layout);
+  const size = layout.size;
+  const runs = pool.allocRuns(count);
+  const rc = count > 1 ? 1 : 0;
+  for (let r = 0; r < runs.length; r += 2) fillMeta(pool, runs[r]!, runs[r + 1]!, rc);
+  try {
+    for (let r = 0, first = 0; r < runs.length; first += runs[r + 1]!, r += 2) {
+      // The fill sees only its run's bytes: live records sharing the page are out of its reach.
+      const page = pool.d8[runs[r]! >>> pool.shift]!;
+      const at = page.byteOffset + (runs[r]! & pool.mask) * size;
+      const len = runs[r + 1]! * size;
+      fill(new Uint8Array(page.buffer, at, len), new DataView(page.buffer, at, len), first, runs[r + 1]!);
+    }
+  } catch (e) {
+    discard(pool, runs, count);
+    throw e;
+  }
+
+  // Allocate and link every branch level first; hashes come after, run by run.
+  const hashers: LevelHasher[] = [];
+  let top: Pool = pool;
+  let topRuns = runs;
+  let n = count;
+  for (let level = 0; n > 1; level++) {
+    const parentRuns = store.branches.allocRuns((n + 1) >>> 1);
+    linkLevel(store, top, topRuns, n, parentRuns, level);
+    hashers.push(new LevelHasher(top, topRuns, n, store.branches, parentRuns, level));
+    top = store.branches;
+    topRuns = parentRuns;
+    n = (n + 1) >>> 1;
+  }
+
+  const hasher = recordHasher(layout);
+  // Pairs hashed so far per level: level h can hash floor(done / 2^(h+1)) pairs once `done` records are hashed.
+  const stepped = new Array<number>(hashers.length).fill(0);
+  let done = 0;
+  for (let r = 0; r < runs.length; r += 2) {
+    const start = runs[r]!;
+    const len = runs[r + 1]!;
+    const p = start >>> pool.shift;
+    const view = pageView(pool.d8[p]!);
+    const off = start & pool.mask;
+    for (let b = 0; b < len; b += RECORD_BATCH) {
+      const m = Math.min(RECORD_BATCH, len - b);
+      hasher.begin(m);
+      hasher.spreadRun(view, pool.d8[p]!, (off + b) * size, m);
+      hasher.finish(m, pool.h8[p]!, 32 * (off + b));
+      done += m;
+      for (let h = 0; h < hashers.length; h++) {
+        const pairs = Math.floor(done / 2 ** (h + 1));
+        if (pairs === stepped[h]) break;
+        hashers[h]!.step(pairs - stepped[h]!, false);
+        stepped[h] = pairs;
+      }
+    }
+  }
+  // The odd last node of each level, in order (each needs the level below complete).
+  for (const h of hashers) h.step(Number.MAX_SAFE_INTEGER, true);
+
+  let root: NodeId = (topRuns[0]! << 4) | top.kind;
+  for (let level = hashers.length; level < depth; level++) root = hashedBranch(store, root, zeroId(level));
+  return root;
+}
+
+/** Frees the record slots of a build whose fill threw (nothing links them yet). */
+function discard(pool: Pool, runs: number[], count: number): void {
+  for (let r = 0; r < runs.length; r += 2) {
+    for (let slot = runs[r]!; slot < runs[r]! + runs[r + 1]!; slot++) {
+      pool.setState(slot, FLAG_FREE);
+      pool.recycle(slot);
+    }
+  }
+  pool.live -= count;
+}

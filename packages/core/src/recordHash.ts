@@ -1,0 +1,154 @@
+/**
+ * Record roots in batches (records.ts): each record's bytes are spread into
+ * a row of 2^d chunks by a copy plan made once per layout (unaligned 4-byte
+ * reads through a DataView into aligned word writes, tail bytes one by one;
+ * runs of records back to back by a spreader made from the plan,
+ * recordSpread.ts),
+ * the long fields of the batch are hashed by one `hashInto`, and the rows
+ * fold d times, one `hashInto` per level, the last fold straight into the
+ * caller's output (a record pool's hash page, or staging).
+ *
+ * Invariant: the row and long-field staging of a layout is written only at
+ * the plan's positions — the same bytes for every record — and folds write
+ * into separate buffers, so every padding byte stays zero from allocation
+ * on and no batch re-zeroes anything.
+ * @module
+ */
+import { hashInto } from '@ssztree/hasher';
+import type { Layout } from './records.js';
+import { LITTLE_ENDIAN, makeSpreadRun, spreadCodegenAvailable, type SpreadPlan, type SpreadRun } from './recordSpread.js';
+
+/** Records per batch: rows of a depth-3 record are 256 B, so the row staging stays about 512 KiB. */
+export const RECORD_BATCH = 2048;
+
+/** Hashes batches of records of one layout; one per layout, made on first use. */
+export class RecordHasher {
+  private readonly depth: number;
+  private readonly stride: number;
+  private readonly nl: number;
+  private readonly plan: SpreadPlan;
+  private readonly run: SpreadRun;
+  /** Word offset within a row of long field j's chunk. */
+  private readonly longChunk: Int32Array;
+  private cap = 0;
+  private rows8 = new Uint8Array(0);
+  private rows32 = new Int32Array(0);
+  private longs8 = new Uint8Array(0);
+  private longs32 = new Int32Array(0);
+  private digests8 = new Uint8Array(0);
+  private digests32 = new Int32Array(0);
+  private fold = new Uint8Array(0);
+
+  /** `generate`: whether the run spreader is generated code (recordSpread.ts); tests force both. */
+  constructor(layout: Layout, generate = spreadCodegenAvailable()) {
+    this.depth = layout.depth;
+    this.stride = 32 << layout.depth;
+    this.nl = layout.longs.length;
+    const rowW: number[] = [];
+    const longW: number[] = [];
+    const rowB: number[] = [];
+    const longB: number[] = [];
+    let j = 0;
+    for (let i = 0; i < layout.offs.length; i++) {
+      const off = layout.offs[i]!;
+      const len = layout.lens[i]!;
+      const long = len > 32;
+      const dst = long ? 64 * j++ : 32 * i;
+      let b = 0;
+      for (; b + 4 <= len; b += 4) (long ? longW : rowW).push(off + b, (dst + b) >>> 2);
+      for (; b < len; b++) (long ? longB : rowB).push(off + b, dst + b);
+    }
+    this.plan = {
+      size: layout.size,
+      rowWords: this.stride >>> 2,
+      longBlock: 16 * this.nl,
+      rowW: Int32Array.from(rowW),
+      rowB: Int32Array.from(rowB),
+      longW: Int32Array.from(longW),
+      longB: Int32Array.from(longB),
+    };
+    this.run = makeSpreadRun(this.plan, generate);
+    this.longChunk = Int32Array.from(layout.longs, (i) => 8 * i);
+  }
+
+  private ensure(n: number): void {
+    if (n <= this.cap) return;
+    // Fresh zeroed buffers: the zero padding is what the invariant keeps.
+    this.cap = Math.max(n, Math.min(RECORD_BATCH, 2 * this.cap));
+    this.rows8 = new Uint8Array(this.cap * this.stride);
+    this.rows32 = new Int32Array(this.rows8.buffer);
+    this.longs8 = new Uint8Array(64 * this.nl * this.cap);
+    this.longs32 = new Int32Array(this.longs8.buffer);
+    this.digests8 = new Uint8Array(32 * this.nl * this.cap);
+    this.digests32 = new Int32Array(this.digests8.buffer);
+    this.fold = new Uint8Array((this.cap * this.stride) >>> 1);
+  }
+
+  /** Makes room for a batch of `n` (at most RECORD_BATCH) records; call before `spread`. */
+  begin(n: number): void {
+    this.ensure(n);
+  }
+
+  /** Spreads the record at `view[s]` into row k of the batch (records that are not back to back: the pending flush). */
+  spread(k: number, view: DataView, s: number): void {
+    const { rowW, rowB, longW, longB, rowWords, longBlock } = this.plan;
+    const rows32 = this.rows32;
+    const rows8 = this.rows8;
+    const r = k * rowWords;
+    for (let w = 0; w < rowW.length; w += 2) rows32[r + rowW[w + 1]!] = view.getInt32(s + rowW[w]!, LITTLE_ENDIAN);
+    for (let b = 0; b < rowB.length; b += 2) rows8[4 * r + rowB[b + 1]!] = view.getUint8(s + rowB[b]!);
+    if (longBlock === 0) return;
+    const longs32 = this.longs32;
+    const longs8 = this.longs8;
+    const l = k * longBlock;
+    for (let w = 0; w < longW.length; w += 2) longs32[l + longW[w + 1]!] = view.getInt32(s + longW[w]!, LITTLE_ENDIAN);
+    for (let b = 0; b < longB.length; b += 2) longs8[4 * l + longB[b + 1]!] = view.getUint8(s + longB[b]!);
+  }
+
+  /** Spreads `n` records back to back in `page` from byte `base` into rows [0, n) of the batch. */
+  spreadRun(view: DataView, page: Uint8Array, base: number, n: number): void {
+    this.run(view, page, base, n, this.rows32, this.rows8, this.longs32, this.longs8);
+  }
+
+  /** Hashes rows [0, n) spread since `begin` and writes root k to `out[outOffset + 32k]`. */
+  finish(n: number, out: Uint8Array, outOffset: number): void {
+    const rows32 = this.rows32;
+    const rows8 = this.rows8;
+    const words = this.stride >>> 2;
+    const nl = this.nl;
+    if (nl > 0) {
+      // Every long field of the batch in one call; digest k·nl + j goes to row k's chunk of long field j.
+      hashInto(this.longs8.subarray(0, 64 * nl * n), this.digests8.subarray(0, 32 * nl * n));
+      const d32 = this.digests32;
+      const longChunk = this.longChunk;
+      for (let k = 0; k < n; k++) {
+        for (let j = 0; j < nl; j++) {
+          const from = 8 * (k * nl + j);
+          const to = k * words + longChunk[j]!;
+          for (let w = 0; w < 8; w++) rows32[to + w] = d32[from + w]!;
+        }
+      }
+    }
+    // Folds: rows -> fold (or out), then in place within fold, the last into out.
+    let bytes = n * this.stride;
+    let input = rows8;
+    for (let level = 0; level < this.depth; level++, bytes >>>= 1) {
+      const last = level === this.depth - 1;
+      const target = last ? out.subarray(outOffset, outOffset + (bytes >>> 1)) : this.fold.subarray(0, bytes >>> 1);
+      hashInto(input.subarray(0, bytes), target);
+      input = this.fold;
+    }
+  }
+}
+
+const hashers: (RecordHasher | undefined)[] = [];
+
+/** The hasher of a layout (made on first use; a layout never changes once registered). */
+export function recordHasher(layout: Layout): RecordHasher {
+  let h = hashers[layout.kind];
+  if (h === undefined) {
+    h = new RecordHasher(layout);
+    hashers[layout.kind] = h;
+  }
+  return h;
+}

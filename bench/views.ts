@@ -14,6 +14,10 @@
  *   M*  memory (separate processes, --expose-gc): bytes per validator and
  *       per balance, and 1000 successive blocks dropping old states
  *
+ * Before each build a side lets go of its previous list view or state,
+ * untimed: ours by `dispose()` (as a client drops old states), the peer's by
+ * dropping the reference (its views have no dispose).
+ *
  * Both sides use bigint uint64 fields (our consensus-style schemas,
  * ChainSafe's UintBigintType); ChainSafe's Validator is its
  * ContainerNodeStructType (how Lodestar stores validators). Inputs come from
@@ -120,6 +124,9 @@ interface Side {
   blockWrites(round: number): void;
   epochWrites(round: number): void;
   commitRoot(): Uint8Array;
+  /** Lets go of the last list view or state before the next build, untimed (ours: dispose; the peer's views have no dispose, they are dropped for GC). */
+  releaseList(): void;
+  releaseState(): void;
 }
 
 // biome-ignore lint: ChainSafe's ViewDU is typed per schema; the benchmark drives it by field name.
@@ -127,11 +134,19 @@ type Dyn = any;
 
 function oursSide(): Side {
   let state: Dyn = null;
+  let last: Dyn = null;
   return {
-    validatorsFromValues: (values) => Validators.toView(values).hashTreeRoot(),
-    validatorsFromBytes: (bytes) => Validators.deserializeToView(bytes).hashTreeRoot(),
-    stateFromBytes(bytes) {
+    validatorsFromValues: (values) => (last = Validators.toView(values)).hashTreeRoot(),
+    validatorsFromBytes: (bytes) => (last = Validators.deserializeToView(bytes)).hashTreeRoot(),
+    releaseList() {
+      last?.dispose();
+      last = null;
+    },
+    releaseState() {
       state?.dispose();
+      state = null;
+    },
+    stateFromBytes(bytes) {
       state = State.deserializeToView(bytes);
       state.hashTreeRoot();
     },
@@ -158,6 +173,10 @@ function oursSide(): Side {
 function peerSide(): Side {
   let state: Dyn = null;
   return {
+    releaseList() {},
+    releaseState() {
+      state = null;
+    },
     validatorsFromValues: (values) => PeerValidators.toViewDU(values).hashTreeRoot(),
     validatorsFromBytes: (bytes) => PeerValidators.deserializeToViewDU(bytes).hashTreeRoot(),
     stateFromBytes(bytes) {
@@ -194,9 +213,9 @@ function serve(side: Side): void {
   const sBytes = () => (stateBytes ??= State.serialize({ validators: makeValidators(NS), balances: makeBalances(NS) }));
   const noop = () => {};
   serveRow({
-    V1: { prepare: vals, run: () => void side.validatorsFromValues(vals()) },
-    V2: { prepare: valBytes, run: () => void side.validatorsFromBytes(valBytes()) },
-    S1: { prepare: sBytes, run: () => side.stateFromBytes(sBytes()) },
+    V1: { prepare: () => (side.releaseList(), vals()), run: () => void side.validatorsFromValues(vals()) },
+    V2: { prepare: () => (side.releaseList(), valBytes()), run: () => void side.validatorsFromBytes(valBytes()) },
+    S1: { prepare: () => (side.releaseState(), sBytes()), run: () => side.stateFromBytes(sBytes()) },
     B1: { prepare: () => round++, run: () => side.blockWrites(round) },
     B2: { prepare: noop, run: () => void side.commitRoot() },
     E1: { prepare: () => round++, run: () => side.epochWrites(round) },

@@ -78,18 +78,7 @@ export function buildFromChunks(store: NodeStore, chunks: Uint8Array, depth: num
   const leaves = store.leaves;
   const leafRuns = leaves.allocRuns(count);
   for (let r = 0; r < leafRuns.length; r += 2) fillMeta(leaves, leafRuns[r]!, leafRuns[r + 1]!, count > 1 ? 1 : 0);
-  const hashers: LevelHasher[] = [];
-  let pool: Pool = leaves;
-  let runs = leafRuns;
-  let n = count;
-  for (let level = 0; n > 1; level++) {
-    const parentRuns = store.branches.allocRuns((n + 1) >>> 1);
-    linkLevel(store, pool, runs, n, parentRuns, level);
-    hashers.push(new LevelHasher(pool, runs, n, store.branches, parentRuns, level));
-    pool = store.branches;
-    runs = parentRuns;
-    n = (n + 1) >>> 1;
-  }
+  const { hashers, root: top } = linkLevels(store, leaves, leafRuns, count);
 
   const copier = new LevelHasher(leaves, leafRuns, count, leaves, leafRuns, 0);
   const blocked = Math.min(BLOCK_HEIGHT, hashers.length);
@@ -101,9 +90,28 @@ export function buildFromChunks(store: NodeStore, chunks: Uint8Array, depth: num
   }
   for (let h = blocked; h < hashers.length; h++) hashers[h]!.step(Number.MAX_SAFE_INTEGER, true);
 
-  let root: NodeId = (runs[0]! << 4) | pool.kind;
+  let root: NodeId = top;
   for (let level = hashers.length; level < depth; level++) root = hashedBranch(store, root, zeroId(level));
   return root;
+}
+
+/**
+ * Allocates and links every branch level above `count` nodes of `pool` in
+ * slot `runs` (bulk builds: hashes come after, level hasher by level
+ * hasher, deepest first). Returns the hashers and the top node's id.
+ */
+export function linkLevels(store: NodeStore, pool: Pool, runs: number[], count: number): { hashers: LevelHasher[]; root: NodeId } {
+  const hashers: LevelHasher[] = [];
+  let n = count;
+  for (let level = 0; n > 1; level++) {
+    const parentRuns = store.branches.allocRuns((n + 1) >>> 1);
+    linkLevel(store, pool, runs, n, parentRuns, level);
+    hashers.push(new LevelHasher(pool, runs, n, store.branches, parentRuns, level));
+    pool = store.branches;
+    runs = parentRuns;
+    n = (n + 1) >>> 1;
+  }
+  return { hashers, root: (runs[0]! << 4) | pool.kind };
 }
 
 /**

@@ -258,6 +258,34 @@ export class Pool {
     this.free.shrink();
   }
 
+  /**
+   * `count` new unhashed nodes whose data rows (`rowBytes` each, back to back
+   * from `src[from]`) are copied into this pool's data pages, one bulk copy
+   * per run of slots (`allocRuns`), each listed on `pending` for the next
+   * flush; `out[at + i]` gets row i's id (kind tag `kind`). Wide rows and
+   * record rows share it. The caller counts the new pending entries.
+   */
+  placePendingRows(kind: number, src: Uint8Array, from: number, rowBytes: number, count: number, pending: IdList, out: number[], at: number): void {
+    const runs = this.allocRuns(count);
+    let row = 0;
+    for (let r = 0; r < runs.length; r += 2) {
+      const start = runs[r]!;
+      const len = runs[r + 1]!;
+      const page = start >>> this.shift;
+      const begin = from + row * rowBytes;
+      this.d8[page]!.set(src.subarray(begin, begin + len * rowBytes), (start & this.mask) * rowBytes);
+      const meta = this.meta[page]!;
+      for (let slot = start; slot < start + len; slot++, row++) {
+        const m = (slot & this.mask) * this.stride;
+        meta[m + this.rcAt] = 0;
+        meta[m + this.stAt] = FLAG_PENDING;
+        const id = (slot << 4) | kind;
+        pending.push(id);
+        out[at + row] = id;
+      }
+    }
+  }
+
   /** Makes sure pages exist for slots [0, end). */
   reserve(end: number): void {
     if (end > MAX_SLOTS) throw new CoreError('STORE_FULL', `pool ${this.kind}: more than ${MAX_SLOTS} nodes`);

@@ -19,7 +19,7 @@
  * @module
  */
 import { CoreError } from './errors.js';
-import { fillMeta, hashedBranch, LevelHasher, linkLevel } from './build.js';
+import { fillMeta, hashedBranch, linkLevels } from './build.js';
 import { checkDepth } from './gindex.js';
 import { MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
 import { FLAG_FREE, type Pool } from './pool.js';
@@ -62,18 +62,7 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
   }
 
   // Allocate and link every branch level first; hashes come after, run by run.
-  const hashers: LevelHasher[] = [];
-  let top: Pool = pool;
-  let topRuns = runs;
-  let n = count;
-  for (let level = 0; n > 1; level++) {
-    const parentRuns = store.branches.allocRuns((n + 1) >>> 1);
-    linkLevel(store, top, topRuns, n, parentRuns, level);
-    hashers.push(new LevelHasher(top, topRuns, n, store.branches, parentRuns, level));
-    top = store.branches;
-    topRuns = parentRuns;
-    n = (n + 1) >>> 1;
-  }
+  const { hashers, root: top } = linkLevels(store, pool, runs, count);
 
   const hasher = recordHasher(layout);
   // Pairs hashed so far per level: level h can hash floor(done / 2^(h+1)) pairs once `done` records are hashed.
@@ -102,7 +91,7 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
   // The odd last node of each level, in order (each needs the level below complete).
   for (const h of hashers) h.step(Number.MAX_SAFE_INTEGER, true);
 
-  let root: NodeId = (topRuns[0]! << 4) | top.kind;
+  let root: NodeId = top;
   for (let level = hashers.length; level < depth; level++) root = hashedBranch(store, root, zeroId(level));
   return root;
 }

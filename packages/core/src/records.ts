@@ -169,24 +169,7 @@ export function createRecordRows(store: StoreCore, kind: number, bytes: Uint8Arr
   if (count === 0) return;
   const pool = recordPool(store, layout);
   const pending = store.recordPending[kind]!;
-  const runs = pool.allocRuns(count);
-  let row = 0;
-  for (let r = 0; r < runs.length; r += 2) {
-    const start = runs[r]!;
-    const len = runs[r + 1]!;
-    const page = start >>> pool.shift;
-    const from = offset + row * size;
-    pool.d8[page]!.set(bytes.subarray(from, from + len * size), (start & pool.mask) * size);
-    const meta = pool.meta[page]!;
-    for (let slot = start; slot < start + len; slot++, row++) {
-      const m = (slot & pool.mask) * pool.stride;
-      meta[m + pool.rcAt] = 0;
-      meta[m + pool.stAt] = FLAG_PENDING;
-      const id = (slot << 4) | kind;
-      pending.push(id);
-      out[at + row] = id;
-    }
-  }
+  pool.placePendingRows(kind, bytes, offset, size, count, pending, out, at);
   store.pendingEntries += count;
 }
 

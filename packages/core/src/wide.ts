@@ -17,7 +17,7 @@ import { merkleize } from '@ssztree/hasher';
 import { buildFromChunks } from './build.js';
 import { CoreError } from './errors.js';
 import { KIND_DEPTH, KIND_LEAF, KIND_RECORD_BASE, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
-import { FLAG_FREE, FLAG_PENDING } from './pool.js';
+import { FLAG_FREE } from './pool.js';
 import { expandRecordInto, recordWithChunks } from './records.js';
 import type { StoreCore as NodeStore } from './store.js';
 
@@ -185,22 +185,6 @@ export function createWideRows(store: NodeStore, depth: number, rows: Uint8Array
   const bytes = 32 << depth;
   const pending = store.widePending[depth]!;
   // Slots in runs (whole free pages first, then fresh ones): one bulk copy per run, not one alloc per row.
-  const runs = pool.allocRuns(count);
-  let row = 0;
-  for (let r = 0; r < runs.length; r += 2) {
-    const start = runs[r]!;
-    const len = runs[r + 1]!;
-    const page = start >>> pool.shift;
-    pool.d8[page]!.set(rows.subarray(row * bytes, (row + len) * bytes), (start & pool.mask) * bytes);
-    const meta = pool.meta[page]!;
-    for (let slot = start; slot < start + len; slot++, row++) {
-      const m = (slot & pool.mask) * pool.stride;
-      meta[m + pool.rcAt] = 0;
-      meta[m + pool.stAt] = FLAG_PENDING;
-      const id = (slot << 4) | kind;
-      pending.push(id);
-      out[at + row] = id;
-    }
-  }
+  pool.placePendingRows(kind, rows, 0, bytes, count, pending, out, at);
   store.pendingEntries += count;
 }

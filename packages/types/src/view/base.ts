@@ -7,8 +7,11 @@
  *   writes live only in the subclass's maps until `_flush()` applies them in
  *   one batched pass (one sorted `setNodesAtDepth` per collection).
  * - Pending writes hold values or retained views, never floating node ids,
- *   so a view may be written, then awaited, then committed: nothing it
- *   needs can be swept in between.
+ *   so a view may be written, then awaited (or another view disposed, a
+ *   synchronous safe point), then committed: nothing it needs can be swept
+ *   in between. A commit itself holds dispose-time sweeps off.
+ *   (`dispose()` of a view sweeps the store's nursery when it is large, so
+ *   synchronous build/dispose loops stay bounded.)
  * - A view never changes a version another holder can see: writes replace
  *   the handle's root, the old root stays intact for every other handle.
  * @module
@@ -122,14 +125,22 @@ export abstract class TreeView<V> {
     this._notify?.();
   }
 
-  /** @internal `_flush` with the type name prepended to errors. */
+  /**
+   * @internal `_flush` with the type name prepended to errors. Dispose-time
+   * sweeps are held off meanwhile: a commit keeps field and element nodes it
+   * made (floating) in locals while it commits, and disposes, child views.
+   */
   _commitNow(): void {
     this._live();
+    const store = this._tree.store;
+    store.holdSweeps();
     try {
       this._flush();
       this._dirty = false;
     } catch (e) {
       throw withPath(e, this.type.typeName);
+    } finally {
+      store.resumeSweeps();
     }
   }
 }

@@ -20,6 +20,7 @@ import { BooleanType } from './boolean.js';
 import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeComposites } from '../tree/write.js';
 import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
 import { fromJsonItems, jsonItem } from './vector.js';
+import { shapeKey } from '../shape.js';
 
 function checkLimit(limit: number, name: string): void {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new SszError('INVALID_TYPE', `a list needs a limit >= 0, got ${limit}`, -1, name);
@@ -47,6 +48,11 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     this.maxSize = limit * elementType.byteLength;
     this.chunkLimit = Math.ceil(this.maxSize / 32);
     this.shape = packedShape(this.chunkLimit, true);
+  }
+
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `List[${shapeKey(this.elementType as SszType<unknown>)},${this.limit}]`;
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): A {
@@ -167,6 +173,11 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     checkLimit(limit, this.typeName);
     const fixed = elementType.fixedSize;
     this.maxSize = fixed === null ? (4 + elementType.maxSize) * limit : fixed * limit;
+  }
+
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `List[${shapeKey(this.elementType as SszType<unknown>)},${this.limit}]`;
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): V[] {

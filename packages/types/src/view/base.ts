@@ -19,6 +19,7 @@
 import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import type { SszType } from '../type.js';
+import { sameShape } from '../shape.js';
 import { serializeNode, valueOfNode } from '../tree/write.js';
 import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './memory.js';
 
@@ -143,6 +144,26 @@ export abstract class TreeView<V> {
       store.resumeSweeps();
     }
   }
+}
+
+/**
+ * The child view a container field or sequence element of type `type`
+ * takes when assigned `value`: an independent copy of `value`'s committed
+ * version. `value` may be a view of `type` itself or of a separately built
+ * schema with the same SSZ definition (`shape.ts`; e.g. a state's
+ * `previous_epoch_participation` assigned its `current_epoch_participation`):
+ * the copy is then a view of `type` over the same root, so the parent only
+ * ever holds views of its own field types. Anything else, or a view of
+ * another store, is an `SszError` at `path`.
+ */
+export function adoptView<T>(type: SszType<T>, value: TreeView<unknown>, store: NodeStore, path: string): TreeView<T> {
+  if (value.type !== type && !sameShape(value.type, type as SszType<unknown>)) {
+    const got = value.type.typeName === type.typeName ? 'another definition of that name' : `a view of ${value.type.typeName}`;
+    throw new SszError('INVALID_VALUE', `expected a view of ${type.typeName} or of an identical SSZ definition, got ${got}`, -1, path);
+  }
+  if (value.store !== store) throw new SszError('INVALID_VALUE', `expected a view in the same store as its parent (${type.typeName})`, -1, path);
+  if (value.type === type) return value.clone() as TreeView<T>;
+  return type._view(store, value.rootNode);
 }
 
 /** Scratch for comparing two hashes without allocating. */

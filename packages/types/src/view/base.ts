@@ -7,11 +7,10 @@
  *   writes live only in the subclass's maps until `_flush()` applies them in
  *   one batched pass (one sorted `setNodesAtDepth` per collection).
  * - Pending writes hold values or retained views, never floating node ids,
- *   so a view may be written, then awaited (or another view disposed, a
- *   synchronous safe point), then committed: nothing it needs can be swept
- *   in between. A commit itself holds dispose-time sweeps off.
- *   (`dispose()` of a view sweeps the store's nursery when it is large, so
- *   synchronous build/dispose loops stay bounded.)
+ *   so a view may be written, then awaited or another view disposed (both
+ *   safe points of the store's nursery sweep), then committed: nothing it
+ *   needs can be swept in between. A commit holds dispose-time sweeps off
+ *   itself: it disposes child views while nodes it just made are unlinked.
  * - A view never changes a version another holder can see: writes replace
  *   the handle's root, the old root stays intact for every other handle.
  * @module

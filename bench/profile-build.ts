@@ -52,9 +52,9 @@ if (which === 'M') {
 }
 const rounds = Number(process.argv[3] ?? 5);
 for (let r = 0; r < rounds; r++) {
-  // A task turn between rounds, as a node has between builds: the store's nursery sweep (a macrotask) runs and the
-  // previous round's disposed records are recycled. Without it every round builds on fresh pages (measured: V2 rounds
-  // ~500 ms instead of ~330 ms), which profiles page faults and GC the real build does not have.
+  // A task turn between rounds, as a node has between builds. Before dispose() swept a large nursery itself
+  // (docs/CORE.md, "Reclamation") this turn was what let the previous round's records be recycled (without it every
+  // round built on fresh pages: V2 ~500 ms instead of ~330 ms); now the dispose below does that, the turn stays.
   await new Promise((resolve) => setImmediate(resolve));
   const t0 = performance.now();
   const view = which === 'V1' ? Validators.toView(values) : Validators.deserializeToView(bytes);

@@ -29,13 +29,11 @@ type StateView = ViewOf<typeof BeaconState>;
 const gc = (globalThis as { gc?: () => void }).gc;
 const short = (root: Uint8Array) => `${toHex(root).slice(0, 18)}…`;
 
-// Ours: previous takes current's committed tree (O(1): the two fields are distinct but equal schemas, so
-// the tree is re-typed with viewOf rather than the view assigned); current becomes a fresh all-zero list.
+// Ours: previous takes current's view (O(1): the two fields are distinct schema objects with one SSZ
+// definition, which a view assignment accepts); current becomes a fresh all-zero list.
 const rotateOurs: RotateParticipation = (state, n) => {
   const s = state as unknown as StateView;
-  const tree = s.current_epoch_participation.commit();
-  s.previous_epoch_participation = BeaconState.fields.previous_epoch_participation.viewOf(tree);
-  tree.dispose();
+  s.previous_epoch_participation = s.current_epoch_participation;
   s.setField('current_epoch_participation', new Uint8Array(n));
 };
 

@@ -3,9 +3,10 @@
  * validates its ids and arguments (throwing `CoreError`), and every node it
  * hands out that nobody holds yet is "floating": listed in the nursery and
  * freed by the next sweep unless it has been attached to a branch, retained,
- * or wrapped in a `Tree` by then. Sweeps happen only between tasks (see
- * `StoreCore.collect`), so a floating id is good for the rest of the current
- * synchronous task.
+ * or wrapped in a `Tree` by then. Sweeps happen between tasks, on
+ * `collect()`, and in `Tree.dispose()` once the nursery is large (see
+ * `StoreCore.sweepAtDispose`), so a floating id is good for the rest of the
+ * current synchronous task up to the next `dispose()` or `collect()`.
  * @module
  */
 import { buildFromChunks, readHashRaw } from './build.js';

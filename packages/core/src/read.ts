@@ -2,8 +2,9 @@
  * Bulk reads for serializers: the bytes of one level of a subtree copied
  * straight into a caller's buffer, the ids of one level collected in one
  * walk, a wide leaf's block copied out. Nothing here creates, floats or
- * retains a node, so the ids returned are good only until the caller's
- * current synchronous task ends (no sweep can run before then).
+ * retains a node, so the ids returned are good only while the root they
+ * were read from is held — for the rest of the caller's synchronous task,
+ * as long as the caller releases nothing (sweeps never free held nodes).
  *
  * Invariant: reads never write the store; a subtree of the wrong shape (a
  * leaf or opaque node where a branch belongs) throws `CoreError`.

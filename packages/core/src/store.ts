@@ -16,8 +16,10 @@
  *   children are released iteratively (no recursion).
  * - A node created with no holder ("floating") is listed in the nursery and
  *   freed by the next sweep if it is still unheld. Sweeps run only at safe
- *   points: `collect()`, a scheduled macrotask, or a FinalizationRegistry
- *   callback — never inside a synchronous write.
+ *   points: `collect()`, a scheduled macrotask, a FinalizationRegistry
+ *   callback, or `Tree.dispose()` once the nursery is large
+ *   (`sweepAtDispose`, skipped while a caller holds sweeps off) — never
+ *   inside a synchronous write.
  * @module
  */
 import { zeroHashInto } from '@ssztree/hasher';
@@ -92,6 +94,8 @@ export class StoreCore {
   /** Shared staging buffer of the flush (grown per flush, trimmed after). */
   staging: Uint8Array = new Uint8Array(1 << 16);
   private sweepScheduled = false;
+  /** Callers inside an operation that may hold floating ids across a dispose (`holdSweeps`). */
+  private sweepHolds = 0;
 
   constructor() {
     this.zeros = new Pool({ kind: KIND_ZERO, pageShift: 7 });
@@ -432,6 +436,36 @@ export class StoreCore {
    */
   collect(): void {
     collectFloating(this);
+  }
+
+  /**
+   * The synchronous safe point of `Tree.dispose()`: sweeps when the nursery
+   * holds at least 2^14 entries and no caller holds sweeps off. A program
+   * that builds and disposes versions in a synchronous loop never gives the
+   * scheduled sweep a task turn; without this its nursery would pin every
+   * freed node's slot (quarantined while listed) and the pools would grow
+   * each round. The threshold keeps it amortised: a sweep costs O(nursery),
+   * paid for by the floats that filled it. After it, floating ids created
+   * before the dispose are invalid (docs/CORE.md, "Reclamation").
+   */
+  sweepAtDispose(): void {
+    if (this.sweepHolds === 0 && this.nursery.length >= NURSERY_SWEEP_THRESHOLD) this.collect();
+  }
+
+  /**
+   * Holds dispose-time sweeps off until the matching `resumeSweeps()`
+   * (nestable): for an operation that keeps floating ids in local variables
+   * while it disposes trees (types' view commits dispose cached child views
+   * between making a field's node and linking it). Scheduled and explicit
+   * sweeps are not affected: they run between tasks or on request.
+   */
+  holdSweeps(): void {
+    this.sweepHolds++;
+  }
+
+  /** Ends one `holdSweeps()`. */
+  resumeSweeps(): void {
+    if (this.sweepHolds > 0) this.sweepHolds--;
   }
 
   scheduleSweep(): void {

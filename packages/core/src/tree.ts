@@ -98,7 +98,7 @@ export class Tree implements Disposable {
     return new Tree(this.live.root, this.store);
   }
 
-  /** The node at `gindex` (floating: use it in a write or retain it within the current task; see CORE.md "Reclamation"). */
+  /** The node at `gindex` (floating: use it in a write or retain it within the current task and before any `dispose()`; see CORE.md "Reclamation"). */
   getNode(gindex: Gindex): NodeId {
     return this.store.float(getNodeByBits(this.store, this.live.root, gindexBits(gindex)));
   }
@@ -232,7 +232,13 @@ export class Tree implements Disposable {
     this.store.release(old);
   }
 
-  /** Releases the version now (idempotent). */
+  /**
+   * Releases the version now (idempotent). Also a safe point: when the
+   * store's nursery is large it is swept here (`sweepAtDispose`), so a
+   * synchronous build → root → dispose loop recycles what it freed without
+   * waiting for a task turn. Floating ids created before a dispose are not
+   * valid after it (attach or retain them first).
+   */
   dispose(): void {
     const cell = this.#cell;
     if (cell.root < 0) return;
@@ -240,6 +246,7 @@ export class Tree implements Disposable {
     const root = cell.root;
     cell.root = -1;
     this.store.release(root);
+    this.store.sweepAtDispose();
   }
 
   /** `dispose()`, for `using` declarations. */

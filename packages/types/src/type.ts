@@ -102,6 +102,12 @@ export abstract class SszType<V> implements Type<V> {
   abstract _size(value: V): number;
   /** @internal Writes the 32-byte root at `out[offset]`. */
   abstract _rootInto(value: V, out: Uint8Array, offset: number): void;
+  /**
+   * @internal The canonical key of this schema's SSZ definition (`shape.ts`):
+   * kind, lengths/limits, element and field shapes (through `shapeKey`, so
+   * nested keys are built once), field names; never the type name.
+   */
+  abstract _shapeKey(): string;
   /** @internal The value's subtree in `store` (floating); validates the value like `_encode`. */
   abstract _toNode(value: V, store: NodeStore): NodeId;
   /** @internal The value of the subtree at `node`; rejects wrong shapes with `BAD_TREE` and bad contents like `_decode`. */
@@ -381,6 +387,11 @@ export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
   override readonly _rootIsChunk = true;
   override readonly _viewsInput = false;
   abstract readonly byteLength: number;
+
+  /** @internal Basic types' names are canonical (`uint8` … `uint256`, `boolean`; uint64 as bigint or number alike). */
+  _shapeKey(): string {
+    return this.typeName;
+  }
 
   /** @internal Reads one value at `offset` (bounds already checked). */
   abstract _read(dv: DataView, offset: number): V;

@@ -35,6 +35,11 @@ export class BitlistType extends SszType<BitArray> {
     this.chunkLimit = Math.ceil(limit / 256);
   }
 
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `Bitlist[${this.limit}]`;
+  }
+
   _decode(data: Uint8Array, _dv: DataView, start: number, end: number): BitArray {
     return this.decodeBits(data.subarray(start, end), start);
   }

@@ -34,6 +34,11 @@ export class BitvectorType extends SszType<BitArray> {
   }
   override readonly _rootIsChunk: boolean;
 
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `Bitvector[${this.length}]`;
+  }
+
   _decode(data: Uint8Array, _dv: DataView, start: number, end: number): BitArray {
     this._checkFixed(start, end);
     const bytes = new Uint8Array(data.buffer, data.byteOffset + start, end - start);

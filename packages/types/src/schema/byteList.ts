@@ -33,6 +33,11 @@ export class ByteListType extends SszType<Uint8Array> {
     this.chunkLimit = Math.ceil(limit / 32);
   }
 
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). ByteList[N] is List[byte, N] in the spec: the same tree. */
+  _shapeKey(): string {
+    return `List[uint8,${this.limit}]`;
+  }
+
   _decode(data: Uint8Array, _dv: DataView, start: number, end: number): Uint8Array {
     if (end - start > this.limit) {
       throw new SszError('LIMIT_EXCEEDED', `${end - start} bytes exceed the limit of ${this.limit}`, start + this.limit);

@@ -38,6 +38,11 @@ export class ByteVectorType extends SszType<Uint8Array> {
   override readonly _rootIsChunk: boolean;
   override readonly _preimageLength: number;
 
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). ByteVector[N] is Vector[byte, N] in the spec: the same tree. */
+  _shapeKey(): string {
+    return `Vector[uint8,${this.length}]`;
+  }
+
   _decode(data: Uint8Array, _dv: DataView, start: number, end: number): Uint8Array {
     this._checkFixed(start, end);
     // A view of the decoder's private copy: one bulk copy instead of one allocation per field.

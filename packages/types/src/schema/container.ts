@@ -30,6 +30,7 @@ import { BasicType, SszType, type ValueOf } from '../type.js';
 import { BooleanType } from './boolean.js';
 import { BitvectorType } from './bitvector.js';
 import { generateCodec, type CodegenField } from './containerCodegen.js';
+import { shapeKey } from '../shape.js';
 
 /** The schema of each field: any SSZ type. */
 export type Fields = Record<string, SszType<unknown>>;
@@ -137,6 +138,11 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     this._recordDepth = this.fixedSize !== null && packable && this.depth >= 1 && this.depth <= 6 ? this.depth : 0;
     // Preimage tables keep a root only while a live record holds it at one of these positions.
     if (this._recordDepth > 0) infos.forEach((f, i) => f.type._preimageLength > 0 && registerPreimagePosition(f.type._preimageLength, this._recordDepth, i));
+  }
+
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). Field names and shapes in order; the container's name is not part of it. */
+  _shapeKey(): string {
+    return `Container{${Object.keys(this.fields).map((name) => `${JSON.stringify(name)}:${shapeKey(this.fields[name] as SszType<unknown>)}`).join(',')}}`;
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): ContainerValue<F> {

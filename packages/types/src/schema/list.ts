@@ -20,6 +20,7 @@ import { BooleanType } from './boolean.js';
 import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeComposites } from '../tree/write.js';
 import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
 import { fromJsonItems, jsonItem } from './vector.js';
+import { shapeKey } from '../shape.js';
 
 /** Element types that can build a whole list's contents as compact records (ContainerType; null when they cannot). */
 interface RecordTreeBuilder<V> {
@@ -53,6 +54,11 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     this.maxSize = limit * elementType.byteLength;
     this.chunkLimit = Math.ceil(this.maxSize / 32);
     this.shape = packedShape(this.chunkLimit, true);
+  }
+
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `List[${shapeKey(this.elementType as SszType<unknown>)},${this.limit}]`;
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): A {
@@ -173,6 +179,11 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     checkLimit(limit, this.typeName);
     const fixed = elementType.fixedSize;
     this.maxSize = fixed === null ? (4 + elementType.maxSize) * limit : fixed * limit;
+  }
+
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `List[${shapeKey(this.elementType as SszType<unknown>)},${this.limit}]`;
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): V[] {

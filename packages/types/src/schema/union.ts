@@ -12,6 +12,7 @@ import { mixInLengthInto } from '../merkle.js';
 import { readChunk, readMixed } from '../tree/nodes.js';
 import { SszType, type ValueOf } from '../type.js';
 import type { PathSegment, PathStep } from '../view/proofs.js';
+import { shapeKey } from '../shape.js';
 
 /** A union's options: schemas, with `null` (None) allowed as the first. */
 export type UnionOptions = readonly (SszType<unknown> | null)[];
@@ -53,6 +54,11 @@ export class UnionType<O extends UnionOptions> extends SszType<UnionValue<O>> {
       throw new SszError('BAD_SELECTOR', `selector ${selector} is outside 0..${this.options.length - 1}`, offset);
     }
     return this.options[selector] as SszType<unknown> | null;
+  }
+
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `Union[${this.options.map((o) => (o === null ? 'None' : shapeKey(o as SszType<unknown>))).join(',')}]`;
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): UnionValue<O> {

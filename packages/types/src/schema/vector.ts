@@ -17,6 +17,7 @@ import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { BooleanType } from './boolean.js';
 import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeComposites } from '../tree/write.js';
 import { compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
+import { shapeKey } from '../shape.js';
 
 function checkLength(length: number, name: string): void {
   if (!Number.isSafeInteger(length) || length < 1) {
@@ -46,6 +47,11 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     this.fixedSize = this.minSize = this.maxSize = length * elementType.byteLength;
     this.chunkCount = Math.ceil(this.fixedSize / 32);
     this.shape = packedShape(this.chunkCount, false);
+  }
+
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `Vector[${shapeKey(this.elementType as SszType<unknown>)},${this.length}]`;
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): A {
@@ -149,6 +155,11 @@ export class VectorCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     this.fixedSize = fixed === null ? null : fixed * length;
     this.minSize = fixed === null ? (4 + elementType.minSize) * length : fixed * length;
     this.maxSize = fixed === null ? (4 + elementType.maxSize) * length : fixed * length;
+  }
+
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `Vector[${shapeKey(this.elementType as SszType<unknown>)},${this.length}]`;
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): V[] {

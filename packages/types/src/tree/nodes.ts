@@ -4,7 +4,8 @@
  * back, all through `@ssztree/core`'s public store API.
  *
  * Invariants: nodes returned here are floating (attached by the caller, or
- * swept after the current task); reads never create nodes except where a
+ * swept at the next safe point: the end of the task, a `dispose()`, a
+ * `collect()`); reads never create nodes except where a
  * wide leaf must be cut (core's `getNodesAtDepth` does that), and a tree of
  * the wrong shape (an opaque node, a leaf where a branch belongs, a length
  * leaf that is not a number) is reported as `SszError('BAD_TREE')`, never

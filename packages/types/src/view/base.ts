@@ -7,8 +7,10 @@
  *   writes live only in the subclass's maps until `_flush()` applies them in
  *   one batched pass (one sorted `setNodesAtDepth` per collection).
  * - Pending writes hold values or retained views, never floating node ids,
- *   so a view may be written, then awaited, then committed: nothing it
- *   needs can be swept in between.
+ *   so a view may be written, then awaited or another view disposed (both
+ *   safe points of the store's nursery sweep), then committed: nothing it
+ *   needs can be swept in between. A commit holds dispose-time sweeps off
+ *   itself: it disposes child views while nodes it just made are unlinked.
  * - A view never changes a version another holder can see: writes replace
  *   the handle's root, the old root stays intact for every other handle.
  * @module
@@ -16,6 +18,7 @@
 import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import type { SszType } from '../type.js';
+import { sameShape } from '../shape.js';
 import { serializeNode, valueOfNode } from '../tree/write.js';
 import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './memory.js';
 
@@ -122,16 +125,44 @@ export abstract class TreeView<V> {
     this._notify?.();
   }
 
-  /** @internal `_flush` with the type name prepended to errors. */
+  /**
+   * @internal `_flush` with the type name prepended to errors. Dispose-time
+   * sweeps are held off meanwhile: a commit keeps field and element nodes it
+   * made (floating) in locals while it commits, and disposes, child views.
+   */
   _commitNow(): void {
     this._live();
+    const store = this._tree.store;
+    store.holdSweeps();
     try {
       this._flush();
       this._dirty = false;
     } catch (e) {
       throw withPath(e, this.type.typeName);
+    } finally {
+      store.resumeSweeps();
     }
   }
+}
+
+/**
+ * The child view a container field or sequence element of type `type`
+ * takes when assigned `value`: an independent copy of `value`'s committed
+ * version. `value` may be a view of `type` itself or of a separately built
+ * schema with the same SSZ definition (`shape.ts`; e.g. a state's
+ * `previous_epoch_participation` assigned its `current_epoch_participation`):
+ * the copy is then a view of `type` over the same root, so the parent only
+ * ever holds views of its own field types. Anything else, or a view of
+ * another store, is an `SszError` at `path`.
+ */
+export function adoptView<T>(type: SszType<T>, value: TreeView<unknown>, store: NodeStore, path: string): TreeView<T> {
+  if (value.type !== type && !sameShape(value.type, type as SszType<unknown>)) {
+    const got = value.type.typeName === type.typeName ? 'another definition of that name' : `a view of ${value.type.typeName}`;
+    throw new SszError('INVALID_VALUE', `expected a view of ${type.typeName} or of an identical SSZ definition, got ${got}`, -1, path);
+  }
+  if (value.store !== store) throw new SszError('INVALID_VALUE', `expected a view in the same store as its parent (${type.typeName})`, -1, path);
+  if (value.type === type) return value.clone() as TreeView<T>;
+  return type._view(store, value.rootNode);
 }
 
 /** Scratch for comparing two hashes without allocating. */

@@ -17,7 +17,7 @@
 import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import type { SszType } from '../type.js';
-import { sameRoot, TreeView } from './base.js';
+import { adoptView, sameRoot, TreeView } from './base.js';
 import type { ElementView } from './types.js';
 
 export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
@@ -101,8 +101,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     if (this.#navigable) {
       let child: TreeView<E>;
       if (value instanceof TreeView) {
-        if (value.type !== elem) throw new SszError('INVALID_VALUE', `expected a view of ${elem.typeName}`, -1, path);
-        child = value.clone();
+        child = adoptView(elem, value, this._tree.store, path);
       } else {
         child = elem.toView(value, this._tree.store);
       }

@@ -15,7 +15,7 @@ import type { NodeId, NodeStore, Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import type { ContainerType, ContainerValue, Fields } from '../schema/container.js';
 import type { SszType } from '../type.js';
-import { sameRoot, TreeView } from './base.js';
+import { adoptView, sameRoot, TreeView } from './base.js';
 import type { FieldView } from './types.js';
 
 /** Scratch for a packed record's chunks (up to 64), shared by all container views: read, decoded, done. */
@@ -107,8 +107,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     if (f.navigable) {
       let child: TreeView<unknown>;
       if (value instanceof TreeView) {
-        if (value.type !== f.type) throw new SszError('INVALID_VALUE', `expected a view of ${f.type.typeName}`, -1, `.${f.name}`);
-        child = value.clone();
+        child = adoptView(f.type, value, this._tree.store, `.${f.name}`);
       } else {
         child = f.type.toView(value, this._tree.store);
       }

@@ -439,17 +439,21 @@ export class StoreCore {
   }
 
   /**
-   * The synchronous safe point of `Tree.dispose()`: sweeps when the nursery
-   * holds at least 2^14 entries and no caller holds sweeps off. A program
-   * that builds and disposes versions in a synchronous loop never gives the
-   * scheduled sweep a task turn; without this its nursery would pin every
-   * freed node's slot (quarantined while listed) and the pools would grow
-   * each round. The threshold keeps it amortised: a sweep costs O(nursery),
-   * paid for by the floats that filled it. After it, floating ids created
-   * before the dispose are invalid (docs/CORE.md, "Reclamation").
+   * The synchronous safe point of `Tree.dispose()`: sweeps the nursery unless
+   * a caller holds sweeps off. A program that builds and disposes versions in
+   * a synchronous loop never gives the scheduled sweep a task turn; without
+   * this its nursery would pin every freed node's slot (quarantined while
+   * listed) and the pools would grow each round. No size threshold: bulk
+   * builds float only a handful of nodes (a list's root and length leaf), and
+   * a few pinned slots per round were enough to break the free runs the next
+   * build asks for, so a threshold let the branch pool creep by a page every
+   * few dozen rounds. A sweep costs O(nursery) and empties it, so sweeping on
+   * every dispose is still amortised: each float is swept once. After it,
+   * floating ids created before the dispose are invalid (docs/CORE.md,
+   * "Reclamation").
    */
   sweepAtDispose(): void {
-    if (this.sweepHolds === 0 && this.nursery.length >= NURSERY_SWEEP_THRESHOLD) this.collect();
+    if (this.sweepHolds === 0 && this.nursery.length > 0) this.collect();
   }
 
   /**

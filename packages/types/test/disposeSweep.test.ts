@@ -61,7 +61,8 @@ describe('views in a synchronous build → root → dispose loop', () => {
       view.dispose();
       seen.push(sample(store));
     }
-    expect(seen[19]).toEqual(seen[2]);
+    // The first rounds settle the pools (free runs are carved while the branch pool's top grows); from then on every round reuses the same slots.
+    expect(seen[19]).toEqual(seen[7]);
     expect(seen[19]!.nodes).toBe(0);
     expect(seen[19]!.floating).toBe(0);
   });
@@ -77,7 +78,8 @@ describe('views in a synchronous build → root → dispose loop', () => {
       view.dispose();
       seen.push(sample(store));
     }
-    expect(seen[19]).toEqual(seen[2]);
+    // The first rounds settle the pools (free runs are carved while the branch pool's top grows); from then on every round reuses the same slots.
+    expect(seen[19]).toEqual(seen[7]);
     expect(seen[19]!.nodes).toBe(0);
   });
 
@@ -106,9 +108,11 @@ describe('views in a synchronous build → root → dispose loop', () => {
       seen.push(sample(store));
     }
     expect(toHex(state.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(state.toValue())));
-    // The live state is one version; what the loop freed was reused (a bound, not equality: blocks differ in shape).
-    expect(seen[59]!.bytes).toBeLessThanOrEqual(seen[19]!.bytes + (256 << 10));
-    expect(seen[59]!.floating).toBeLessThan(1 << 14);
+    // Nothing is left floating after any dispose; the live state is one version whose node count settles once the first blocks have rewritten its build-time shape.
+    for (const s of seen) expect(s.floating).toBe(0);
+    for (const s of seen.slice(19)) expect(s.nodes).toBe(seen[19]!.nodes);
+    // What the loop freed is reused; the bulk builds mixed in fragment the pools a little before they settle (a bound, not equality).
+    expect(seen[59]!.bytes).toBeLessThanOrEqual(seen[19]!.bytes * 1.2);
     state.dispose();
     store.collect();
     expect(store.stats().nodes).toBe(0);

@@ -137,13 +137,7 @@ export function decodeFramed(data: Uint8Array, onProgress?: (done: number) => vo
     // 0x80..0xfe: padding and reserved skippable chunks carry nothing.
     onProgress?.(pos);
   }
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concat(parts, total);
 }
 
 /** The raw block format of `data` (snappyjs's compressor). */
@@ -170,6 +164,11 @@ export function encodeFramed(data: Uint8Array): Uint8Array {
     parts.push(header, payload);
     total += header.length + payload.length;
   }
+  return concat(parts, total);
+}
+
+/** `parts` back to back in one array of `total` bytes. */
+function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
   let o = 0;
   for (const p of parts) {

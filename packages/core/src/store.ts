@@ -230,12 +230,7 @@ export class StoreCore {
     const d8 = pool.d8[page]!;
     // A byte loop, not set(subarray()): no view object per wide leaf (bulk writes make tens of thousands).
     for (let i = 0, o = off * bytes; i < bytes; i++) d8[o + i] = data[offset + i]!;
-    pool.setRc(slot, 0);
-    pool.setState(slot, FLAG_PENDING);
-    const id = (slot << 4) | kind;
-    this.widePending[depth]!.push(id);
-    this.pendingEntries++;
-    return id;
+    return this.listNewWide(pool, slot, kind, depth);
   }
 
   /** `newWide` from 32-bit words at `words[offset]` (word copies: bulk page writes). Internal. */
@@ -246,6 +241,11 @@ export class StoreCore {
     const n = 8 << depth;
     const d32 = pool.d32[slot >>> pool.shift]!;
     for (let i = 0, o = (slot & pool.mask) * n; i < n; i++) d32[o + i] = words[offset + i]!;
+    return this.listNewWide(pool, slot, kind, depth);
+  }
+
+  /** Marks a freshly filled wide-leaf slot unheld and unhashed, and lists it for the next flush. */
+  private listNewWide(pool: Pool, slot: number, kind: number, depth: number): NodeId {
     pool.setRc(slot, 0);
     pool.setState(slot, FLAG_PENDING);
     const id = (slot << 4) | kind;

@@ -7,21 +7,9 @@
  */
 import { NodeStore } from '@ssztree/core';
 import { describe, expect, it } from 'vitest';
-import { boolean, byteVector, container, list, toHex, uint64 } from '../src/index.js';
+import { container, list, toHex, uint64 } from '../src/index.js';
+import { Validator } from './validatorSchema.js';
 
-const Validator = container(
-  {
-    pubkey: byteVector(48),
-    withdrawal_credentials: byteVector(32),
-    effective_balance: uint64,
-    slashed: boolean,
-    activation_eligibility_epoch: uint64,
-    activation_epoch: uint64,
-    exit_epoch: uint64,
-    withdrawable_epoch: uint64,
-  },
-  'Validator',
-);
 const Validators = list(Validator, 2 ** 40);
 const State = container({ slot: uint64, validators: Validators, balances: list(uint64, 2 ** 40) }, 'State');
 const FAR = 2n ** 64n - 1n;

@@ -10,25 +10,13 @@
  */
 import { NodeStore, registerRecordLayout } from '@ssztree/core';
 import { describe, expect, it } from 'vitest';
-import { boolean, byteVector, container, list, SszError, toHex, uint64 } from '../src/index.js';
+import { byteVector, list, SszError, toHex } from '../src/index.js';
 import { compactPreimages, preimageBytes, preimages } from '../src/tree/preimages.js';
+import { Validator } from './validatorSchema.js';
 
 // Take every free record kind (distinct layouts) before any container asks for one.
 for (let size = 1; registerRecordLayout({ size, depth: 1, fields: [[0, size]] }) >= 0; size++);
 
-const Validator = container(
-  {
-    pubkey: byteVector(48),
-    withdrawal_credentials: byteVector(32),
-    effective_balance: uint64,
-    slashed: boolean,
-    activation_eligibility_epoch: uint64,
-    activation_epoch: uint64,
-    exit_epoch: uint64,
-    withdrawable_epoch: uint64,
-  },
-  'Validator',
-);
 const Validators = list(Validator, 2 ** 40);
 type V = ReturnType<typeof Validator.defaultValue>;
 

@@ -4,23 +4,11 @@
  * independent, pending writes survive a task boundary, and bytes round trip.
  */
 import { describe, expect, it } from 'vitest';
-import { BitArray, container, list, SszError, toHex, uint64, vector, byteVector, boolean, verifyProof, type ViewProof } from '../src/index.js';
+import { BitArray, container, list, SszError, toHex, uint64, vector, byteVector, verifyProof, type ViewProof } from '../src/index.js';
 import { minimal } from '../src/consensus/index.js';
 import { NodeStore } from '@ssztree/core';
+import { Validator } from './validatorSchema.js';
 
-const Validator = container(
-  {
-    pubkey: byteVector(48),
-    withdrawal_credentials: byteVector(32),
-    effective_balance: uint64,
-    slashed: boolean,
-    activation_eligibility_epoch: uint64,
-    activation_epoch: uint64,
-    exit_epoch: uint64,
-    withdrawable_epoch: uint64,
-  },
-  'Validator',
-);
 const State = container({ slot: uint64, validators: list(Validator, 2 ** 40), balances: list(uint64, 2 ** 40), roots: vector(byteVector(32), 8) }, 'State');
 
 function validator(i: number) {

@@ -13,7 +13,7 @@ import { container, list, uint64Number } from '@ssztree/types';
 import { produce as immerProduce } from 'immer';
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
-import { Validator } from './lib/validator.js';
+import { Validator, validatorValue } from './lib/validator.js';
 
 configureThreads(0);
 const N = 2 ** 18;
@@ -25,19 +25,7 @@ function makeState(): StateValue {
   const validators = new Array<StateValue['validators'][number]>(N);
   const balances = new Array<number>(N);
   for (let i = 0; i < N; i++) {
-    const pubkey = new Uint8Array(48);
-    pubkey[0] = i & 255;
-    pubkey[1] = (i >>> 8) & 255;
-    validators[i] = {
-      pubkey,
-      withdrawal_credentials: new Uint8Array(32).fill(i % 7),
-      effective_balance: 32_000_000_000n,
-      slashed: false,
-      activation_eligibility_epoch: BigInt(i),
-      activation_epoch: BigInt(i >>> 3),
-      exit_epoch: 2n ** 64n - 1n,
-      withdrawable_epoch: 2n ** 64n - 1n,
-    };
+    validators[i] = validatorValue(i);
     balances[i] = 32_000_000_000 + (i % 1000);
   }
   return { validators, balances };

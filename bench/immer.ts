@@ -32,7 +32,7 @@ import { produce } from '@ssztree/types/immer';
 import { produce as immerProduce } from 'immer';
 import { writeSection } from './lib/docs.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
-import { Validator } from './lib/validator.js';
+import { PeerValidator, prng, Validator, validatorValue } from './lib/validator.js';
 
 setHasher(hashtreeHasher);
 configureThreads(0);
@@ -45,25 +45,10 @@ const ROUNDS = Number(arg('rounds') ?? 7);
 const WARMUP = Number(arg('warmup') ?? 1);
 const N = 2 ** 18;
 const LIMIT = 2 ** 40;
-const FAR = 2n ** 64n - 1n;
 
 const State = container({ validators: list(Validator, LIMIT), balances: list(uint64Number, LIMIT) }, 'State');
 type StateValue = ReturnType<typeof State.defaultValue>;
 
-const u64 = new cs.UintBigintType(8);
-const PeerValidator = new cs.ContainerNodeStructType(
-  {
-    pubkey: new cs.ByteVectorType(48),
-    withdrawal_credentials: new cs.ByteVectorType(32),
-    effective_balance: u64,
-    slashed: new cs.BooleanType(),
-    activation_eligibility_epoch: u64,
-    activation_epoch: u64,
-    exit_epoch: u64,
-    withdrawable_epoch: u64,
-  },
-  { typeName: 'Validator' },
-);
 const PeerState = new cs.ContainerType(
   { validators: new cs.ListCompositeType(PeerValidator, LIMIT), balances: new cs.ListBasicType(new cs.UintNumberType(8), LIMIT) },
   { typeName: 'State' },
@@ -73,35 +58,12 @@ function makeState(): StateValue {
   const validators = new Array<StateValue['validators'][number]>(N);
   const balances = new Array<number>(N);
   for (let i = 0; i < N; i++) {
-    const pubkey = new Uint8Array(48);
-    pubkey[0] = i & 255;
-    pubkey[1] = (i >>> 8) & 255;
-    pubkey[2] = i >>> 16;
-    validators[i] = {
-      pubkey,
-      withdrawal_credentials: new Uint8Array(32).fill(i % 7),
-      effective_balance: 32_000_000_000n,
-      slashed: false,
-      activation_eligibility_epoch: BigInt(i),
-      activation_epoch: BigInt(i >>> 3),
-      exit_epoch: FAR,
-      withdrawable_epoch: FAR,
-    };
+    validators[i] = validatorValue(i);
     balances[i] = 32_000_000_000 + (i % 1000);
   }
   return { validators, balances };
 }
 
-/** A small deterministic generator. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 /** A permutation of `items` (Fisher–Yates on the seeded generator). */
 function shuffled<T>(items: readonly T[], seed: number): T[] {

@@ -15,6 +15,7 @@ import { configureThreads, hashInto, merkleize, poolStats } from '@ssztree/hashe
 import { container, list, uint64 } from '@ssztree/types';
 import { mainnet } from '@ssztree/types/consensus';
 import { serveRow } from './lib/rowProcess.js';
+import { makeValidators, prng } from './lib/validator.js';
 
 const threads = Number(process.argv[2]);
 configureThreads(threads);
@@ -42,20 +43,7 @@ const State = container({ validators: Validators, balances: list(uint64, LIMIT) 
 
 /** 2^20 validators as SSZ bytes: distinct pubkeys, fields varied by index. */
 function validatorBytes(): Uint8Array {
-  const values = Array.from({ length: N }, (_, i) => {
-    const pubkey = new Uint8Array(48);
-    pubkey[0] = i & 255; pubkey[1] = (i >>> 8) & 255; pubkey[2] = i >>> 16; pubkey[47] = 0xaa;
-    return {
-      pubkey,
-      withdrawal_credentials: new Uint8Array(32).fill(i % 7),
-      effective_balance: 32_000_000_000n,
-      slashed: false,
-      activation_eligibility_epoch: BigInt(i),
-      activation_epoch: BigInt(i >>> 3),
-      exit_epoch: 2n ** 64n - 1n,
-      withdrawable_epoch: 2n ** 64n - 1n,
-    };
-  });
+  const values = makeValidators(N, 0xaa);
   return Validators.serialize(values);
 }
 
@@ -80,14 +68,6 @@ function theState(): NonNullable<typeof state> {
   return state;
 }
 
-/** xorshift in [0, 1): the same sequence in every process for a given round. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 type Op = { prepare: () => void; run: () => void };
 const ops: Record<string, Op> = {

@@ -11,28 +11,12 @@
  */
 import { configureThreads } from '@ssztree/hasher';
 import { list, preimageBytes } from '@ssztree/types';
-import { Validator } from './lib/validator.js';
+import { makeValidators, Validator } from './lib/validator.js';
 
 configureThreads(0);
 const NV = 2 ** 18;
 const Validators = list(Validator, 2 ** 40);
-const values = Array.from({ length: NV }, (_, i) => {
-  const pubkey = new Uint8Array(48);
-  pubkey[0] = i & 255;
-  pubkey[1] = (i >>> 8) & 255;
-  pubkey[2] = i >>> 16;
-  pubkey[47] = 0xaa;
-  return {
-    pubkey,
-    withdrawal_credentials: new Uint8Array(32).fill(i % 7),
-    effective_balance: 32_000_000_000n,
-    slashed: false,
-    activation_eligibility_epoch: BigInt(i),
-    activation_epoch: BigInt(i >>> 3),
-    exit_epoch: 2n ** 64n - 1n,
-    withdrawable_epoch: 2n ** 64n - 1n,
-  };
-});
+const values = makeValidators(NV, 0xaa);
 const bytes = Validators.serialize(values);
 const which = process.argv[2] ?? 'V2';
 if (which === 'M') {

@@ -21,7 +21,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { configureThreads } from '@ssztree/hasher';
 import { container, list, uint64 } from '@ssztree/types';
-import { Validator } from './lib/validator.js';
+import { prng, Validator } from './lib/validator.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,15 +34,6 @@ const LIMIT = 2 ** 40;
 const FAR = 2n ** 64n - 1n;
 const State = container({ validators: list(Validator, LIMIT), balances: list(uint64, LIMIT) }, 'State');
 
-function prng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 const validators = Array.from({ length: NS }, (_, i) => ({
   pubkey: new Uint8Array(48).fill(i & 255),

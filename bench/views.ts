@@ -40,7 +40,7 @@ import { container, list, preimageBytes, toHex, uint64 } from '@ssztree/types';
 import { writeSection } from './lib/docs.js';
 import { RowProcess, serveRow } from './lib/rowProcess.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
-import { Validator } from './lib/validator.js';
+import { makeValidators as makeValidatorsOf, PeerValidator, prng, Validator, type ValidatorValue } from './lib/validator.js';
 
 setHasher(hashtreeHasher);
 configureThreads(0);
@@ -48,55 +48,19 @@ configureThreads(0);
 const NV = 2 ** 18;
 const NS = 2 ** 20;
 const LIMIT = 2 ** 40;
-const FAR = 2n ** 64n - 1n;
 
 // ------------------------------------------------------------------ schemas
 const Validators = list(Validator, LIMIT);
 const Balances = list(uint64, LIMIT);
 const State = container({ validators: Validators, balances: Balances }, 'State');
 
-const u64 = new cs.UintBigintType(8);
-const PeerValidator = new cs.ContainerNodeStructType(
-  {
-    pubkey: new cs.ByteVectorType(48),
-    withdrawal_credentials: new cs.ByteVectorType(32),
-    effective_balance: u64,
-    slashed: new cs.BooleanType(),
-    activation_eligibility_epoch: u64,
-    activation_epoch: u64,
-    exit_epoch: u64,
-    withdrawable_epoch: u64,
-  },
-  { typeName: 'Validator' },
-);
 const PeerValidators = new cs.ListCompositeType(PeerValidator, LIMIT);
-const PeerBalances = new cs.ListBasicType(u64, LIMIT);
+const PeerBalances = new cs.ListBasicType(new cs.UintBigintType(8), LIMIT);
 const PeerState = new cs.ContainerType({ validators: PeerValidators, balances: PeerBalances }, { typeName: 'State' });
 
 // ------------------------------------------------------------------- inputs
-type ValidatorValue = ReturnType<typeof Validator.defaultValue>;
-
-function makeValidators(n: number): ValidatorValue[] {
-  const out = new Array<ValidatorValue>(n);
-  for (let i = 0; i < n; i++) {
-    const pubkey = new Uint8Array(48);
-    pubkey[0] = i & 255;
-    pubkey[1] = (i >>> 8) & 255;
-    pubkey[2] = i >>> 16;
-    pubkey[47] = 0xaa;
-    out[i] = {
-      pubkey,
-      withdrawal_credentials: new Uint8Array(32).fill(i % 7),
-      effective_balance: 32_000_000_000n,
-      slashed: false,
-      activation_eligibility_epoch: BigInt(i),
-      activation_epoch: BigInt(i >>> 3),
-      exit_epoch: FAR,
-      withdrawable_epoch: FAR,
-    };
-  }
-  return out;
-}
+/** The list rows' validators (pubkeys tagged 0xaa in their last byte). */
+const makeValidators = (n: number): ValidatorValue[] => makeValidatorsOf(n, 0xaa);
 
 function makeBalances(n: number): BigUint64Array {
   const out = new BigUint64Array(n);
@@ -104,16 +68,6 @@ function makeBalances(n: number): BigUint64Array {
   return out;
 }
 
-/** A small deterministic generator (same sequence in both processes). */
-function prng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 // --------------------------------------------------------- one side's rows
 /** What a side can do: the same operations on its own library. */

@@ -9,27 +9,17 @@
  * printed.
  */
 import { configureThreads } from '@ssztree/hasher';
-import { container, list, uint64Number } from '@ssztree/types';
 import { produce as immerProduce } from 'immer';
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
-import { Validator, validatorValue } from './lib/validator.js';
+import { IMMER_N as N, ImmerState, type ImmerStateValue, makeImmerState } from './lib/immerState.js';
 
 configureThreads(0);
-const N = 2 ** 18;
 const ROUNDS = Number(process.argv[2] ?? 20);
-const State = container({ validators: list(Validator, 2 ** 40), balances: list(uint64Number, 2 ** 40) }, 'State');
-type StateValue = ReturnType<typeof State.defaultValue>;
+const State = ImmerState;
+type StateValue = ImmerStateValue;
 
-function makeState(): StateValue {
-  const validators = new Array<StateValue['validators'][number]>(N);
-  const balances = new Array<number>(N);
-  for (let i = 0; i < N; i++) {
-    validators[i] = validatorValue(i);
-    balances[i] = 32_000_000_000 + (i % 1000);
-  }
-  return { validators, balances };
-}
+const makeState = (): StateValue => makeImmerState();
 
 interface ProfileNode {
   id: number;

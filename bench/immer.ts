@@ -27,12 +27,13 @@ import { setHasher } from '@chainsafe/persistent-merkle-tree';
 import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
 import * as cs from '@chainsafe/ssz';
 import { configureThreads, getHasher } from '@ssztree/hasher';
-import { byteVector, container, list, toHex, uint64, uint64Number } from '@ssztree/types';
+import { byteVector, container, list, toHex, uint64 } from '@ssztree/types';
 import { produce } from '@ssztree/types/immer';
 import { produce as immerProduce } from 'immer';
 import { writeSection } from './lib/docs.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
-import { PeerValidator, prng, Validator, validatorValue } from './lib/validator.js';
+import { IMMER_N, ImmerState, type ImmerStateValue, makeImmerState } from './lib/immerState.js';
+import { PeerValidator, prng, Validator } from './lib/validator.js';
 
 setHasher(hashtreeHasher);
 configureThreads(0);
@@ -43,26 +44,18 @@ function arg(name: string): string | undefined {
 }
 const ROUNDS = Number(arg('rounds') ?? 7);
 const WARMUP = Number(arg('warmup') ?? 1);
-const N = 2 ** 18;
+const N = IMMER_N;
 const LIMIT = 2 ** 40;
 
-const State = container({ validators: list(Validator, LIMIT), balances: list(uint64Number, LIMIT) }, 'State');
-type StateValue = ReturnType<typeof State.defaultValue>;
+const State = ImmerState;
+type StateValue = ImmerStateValue;
 
 const PeerState = new cs.ContainerType(
   { validators: new cs.ListCompositeType(PeerValidator, LIMIT), balances: new cs.ListBasicType(new cs.UintNumberType(8), LIMIT) },
   { typeName: 'State' },
 );
 
-function makeState(): StateValue {
-  const validators = new Array<StateValue['validators'][number]>(N);
-  const balances = new Array<number>(N);
-  for (let i = 0; i < N; i++) {
-    validators[i] = validatorValue(i);
-    balances[i] = 32_000_000_000 + (i % 1000);
-  }
-  return { validators, balances };
-}
+const makeState = (): StateValue => makeImmerState();
 
 
 /** A permutation of `items` (Fisher–Yates on the seeded generator). */

@@ -21,7 +21,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { configureThreads } from '@ssztree/hasher';
 import { container, list, uint64 } from '@ssztree/types';
-import { prng, Validator } from './lib/validator.js';
+import { makeValidators, prng, Validator } from './lib/validator.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,20 +31,11 @@ function arg(name: string, fallback: number): number {
 configureThreads(arg('threads', 0));
 const NS = 2 ** 20;
 const LIMIT = 2 ** 40;
-const FAR = 2n ** 64n - 1n;
 const State = container({ validators: list(Validator, LIMIT), balances: list(uint64, LIMIT) }, 'State');
 
 
-const validators = Array.from({ length: NS }, (_, i) => ({
-  pubkey: new Uint8Array(48).fill(i & 255),
-  withdrawal_credentials: new Uint8Array(32).fill(i % 7),
-  effective_balance: 32_000_000_000n,
-  slashed: false,
-  activation_eligibility_epoch: BigInt(i),
-  activation_epoch: BigInt(i >>> 3),
-  exit_epoch: FAR,
-  withdrawable_epoch: FAR,
-}));
+// bench/views.ts's state inputs: distinct pubkeys (tagged 0xaa), the same balances.
+const validators = makeValidators(NS, 0xaa);
 const balances = new BigUint64Array(NS);
 for (let i = 0; i < NS; i++) balances[i] = 32_000_000_000n + BigInt(i % 1000);
 const state = State.deserializeToView(State.serialize({ validators, balances }));

@@ -1,5 +1,6 @@
-/** Shared helpers for the core tests: chunk makers and byte comparisons. */
-import { merkleize } from '@ssztree/hasher';
+/** Shared helpers for the core tests: chunk makers, byte comparisons, a record-expansion model, error codes. */
+import { digest64, merkleize } from '@ssztree/hasher';
+import { CoreError, type RecordLayout } from '../src/index.js';
 
 /** A deterministic 32-byte chunk for a seed; seed 0 is the zero chunk. */
 export function chunkOf(seed: number): Uint8Array {
@@ -25,4 +26,27 @@ export function hex(bytes: Uint8Array): string {
 /** The expected root of a plain model: chunks padded to depth. */
 export function modelRoot(model: Uint8Array, depth: number): string {
   return hex(merkleize(model, 2 ** depth));
+}
+
+/** The chunks a record layout makes of `bytes` at `at`, computed independently of core (long fields: digest of the zero-padded bytes). */
+export function expandRecord(layout: RecordLayout, bytes: Uint8Array, at = 0): Uint8Array {
+  const out = new Uint8Array(32 << layout.depth);
+  layout.fields.forEach(([o, l], i) => {
+    if (l > 32) {
+      const padded = new Uint8Array(64);
+      padded.set(bytes.subarray(at + o, at + o + l));
+      out.set(digest64(padded), 32 * i);
+    } else out.set(bytes.subarray(at + o, at + o + l), 32 * i);
+  });
+  return out;
+}
+
+/** The `CoreError` code `fn` throws, a description of any other throw, or undefined. */
+export function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof CoreError ? e.code : `not a CoreError: ${String(e)}`;
+  }
+  return undefined;
 }

@@ -5,17 +5,9 @@
  */
 import { merkleize, mixInLength, zeroHash } from '@ssztree/hasher';
 import { describe, expect, it } from 'vitest';
-import { CoreError, NodeStore, Tree, gindexDepth, toGindex, verifySingleProof } from '../src/index.js';
-import { chunkOf, chunksOf, hex } from './helpers.js';
+import { NodeStore, Tree, gindexDepth, toGindex, verifySingleProof } from '../src/index.js';
+import { chunkOf, chunksOf, codeOf, hex } from './helpers.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CoreError ? e.code : `not a CoreError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 describe('zero subtrees', () => {
   it('are shared pre-hashed singletons for depths 0..64', () => {

@@ -7,17 +7,9 @@
  */
 import { merkleize } from '@ssztree/hasher';
 import { describe, expect, it } from 'vitest';
-import { CoreError, NodeStore, Tree } from '../src/index.js';
-import { hex } from './helpers.js';
+import { NodeStore, Tree } from '../src/index.js';
+import { codeOf, hex } from './helpers.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CoreError ? e.code : `not a CoreError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 /** Deterministic xorshift bytes. */
 function randomBytes(n: number, seed: number): Uint8Array {

@@ -6,12 +6,12 @@
  * byte for byte; freed pages are reused without touching live trees; a fill
  * that throws leaves the store as it was; bad arguments are CoreErrors.
  */
-import { digest64, merkleize } from '@ssztree/hasher';
+import { merkleize } from '@ssztree/hasher';
 import { describe, expect, it } from 'vitest';
 import { CoreError, NodeStore, registerRecordLayout, Tree, type RecordLayout } from '../src/index.js';
 import { RecordHasher } from '../src/recordHash.js';
 import { layoutOf, pageView } from '../src/records.js';
-import { hex } from './helpers.js';
+import { expandRecord, hex } from './helpers.js';
 
 /** Validator-shaped: 48-byte key (hashed), 32-byte credentials, 8-byte numbers, a 1-byte flag; 121 bytes, depth 3. */
 const LAYOUT: RecordLayout = {
@@ -50,14 +50,7 @@ function rows(layout: RecordLayout, n: number, seed: number, pad = 0): Uint8Arra
 
 /** Root of one record, computed independently: expand to chunks, merkleize. */
 function recordRoot(layout: RecordLayout, bytes: Uint8Array, at: number): Uint8Array {
-  const chunks = new Uint8Array(32 << layout.depth);
-  layout.fields.forEach(([o, l], i) => {
-    if (l > 32) {
-      const padded = new Uint8Array(64);
-      padded.set(bytes.subarray(at + o, at + o + l));
-      chunks.set(digest64(padded), 32 * i);
-    } else chunks.set(bytes.subarray(at + o, at + o + l), 32 * i);
-  });
+  const chunks = expandRecord(layout, bytes, at);
   return merkleize(chunks);
 }
 

@@ -6,10 +6,10 @@
  * as a wide leaf; writes its bytes can express stay records; slots are
  * reclaimed; stats count them.
  */
-import { digest64, merkleize } from '@ssztree/hasher';
+import { merkleize } from '@ssztree/hasher';
 import { describe, expect, it } from 'vitest';
 import { CoreError, NodeStore, nodeByteSize, registerRecordLayout, Tree, verifySingleProof, type RecordLayout } from '../src/index.js';
-import { chunkOf, hex } from './helpers.js';
+import { chunkOf, expandRecord, hex } from './helpers.js';
 
 /** A validator-shaped layout: 48-byte key, 32-byte credentials, 1-byte flag, four 8-byte numbers (121 bytes, depth 3). */
 const LAYOUT: RecordLayout = {
@@ -36,17 +36,7 @@ function recordBytes(seed: number): Uint8Array {
 }
 
 /** The chunks the layout makes of `bytes`, computed independently. */
-function expand(bytes: Uint8Array, layout: RecordLayout = LAYOUT, at = 0): Uint8Array {
-  const out = new Uint8Array(32 << layout.depth);
-  layout.fields.forEach(([o, l], i) => {
-    if (l > 32) {
-      const padded = new Uint8Array(64);
-      padded.set(bytes.subarray(at + o, at + o + l));
-      out.set(digest64(padded), 32 * i);
-    } else out.set(bytes.subarray(at + o, at + o + l), 32 * i);
-  });
-  return out;
-}
+const expand = (bytes: Uint8Array, layout: RecordLayout = LAYOUT, at = 0): Uint8Array => expandRecord(layout, bytes, at);
 
 describe('records', () => {
   it('register once per layout, with checked layouts', () => {

@@ -60,3 +60,30 @@ describe('Pool.allocRuns on fragmented pages', () => {
     expect(pool.scannedOut[0]).toBe(0);
   });
 });
+
+describe('Pool free stack after bulk runs', () => {
+  it('drops the entries of pages a bulk request took whole, keeps every recyclable slot listed, never hands out a live slot', () => {
+    // 2^13 slots in 32 pages, freed in a scattered order (as a free cascade leaves them), then a build takes 31 pages whole.
+    const pool = new Pool({ kind: 1, pageShift: 8, links: true });
+    const total = 32 * 256;
+    for (let i = 0; i < total; i++) pool.setState(pool.alloc(), 0);
+    const order = Array.from({ length: total }, (_, i) => (i * 4099) % total);
+    for (const s of order) freeSlot(pool, s);
+    expect(pool.free.length).toBe(total);
+    const taken = slotsOf(pool.allocRuns(31 * 256));
+    for (const s of taken) pool.setState(s, 0);
+    // Only the untouched page's 256 entries are left: nothing stale for single allocs to pop.
+    expect(pool.recyclable).toBe(256);
+    expect(pool.free.length).toBe(256);
+    const live = new Set(taken);
+    for (let i = 0; i < 256; i++) {
+      const s = pool.alloc();
+      expect(live.has(s)).toBe(false);
+      live.add(s);
+      pool.setState(s, 0);
+    }
+    // The recyclable slots are used up before any fresh slot.
+    expect(pool.top).toBe(total);
+    expect(pool.alloc()).toBe(total);
+  });
+});

@@ -17,6 +17,7 @@ import { CoreError } from './errors.js';
 import { bitAt, checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import { KIND_BRANCH, KIND_OPAQUE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import type { StoreCore as NodeStore } from './store.js';
+import { fitsHalf, pairLayout, pairWithHalves } from './recordPairs.js';
 import { expandWide, isChunkNode, wideDepth, wideInner, wideWithChunks } from './wide.js';
 import { createHashedWides } from './wideBuild.js';
 
@@ -92,6 +93,16 @@ export function setNodeByBits(store: NodeStore, root: NodeId, bits: ArrayLike<nu
         // A chunk write inside a wide leaf: a new wide leaf, no expansion.
         const pos = bitsValue(bits, k, depth);
         const fresh = wideWithChunks(store, cur, [pos], [node], 0, 1, 0);
+        if (fresh === cur) {
+          for (const s of scratch) store.dropIfUnheld(s);
+          return root;
+        }
+        return rebuild(store, path, bits, k, fresh, scratch);
+      }
+      const pair = depth - k === 1 ? pairLayout(cur) : undefined;
+      if (pair !== undefined && fitsHalf(pair, node)) {
+        // A half of a record pair: a new pair from the halves' bytes, not a branch over two records.
+        const fresh = pairWithHalves(store, cur, pair, [bits[k]!], [node], 0, 1, 0);
         if (fresh === cur) {
           for (const s of scratch) store.dropIfUnheld(s);
           return root;
@@ -267,10 +278,20 @@ function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Bat
     for (const leaf of leaves) store.dropIfUnheld(leaf);
     return result;
   }
+  const pair = depth === 1 && batch.nodes !== undefined ? pairLayout(node) : undefined;
+  if (pair !== undefined && allHalves(pair, batch.nodes!, lo, hi)) {
+    // Halves of a record pair: a new pair from their bytes (recordPairs.ts), not a branch over two records.
+    return pairWithHalves(store, node, pair, batch.indices, batch.nodes!, lo, hi, base);
+  }
   const expanded = expandWide(store, node);
   const result = writeBatch(store, expanded, depth, batch, lo, hi, base);
   store.dropIfUnheld(expanded);
   return result === expanded ? node : result;
+}
+
+function allHalves(pair: Parameters<typeof fitsHalf>[0], nodes: ArrayLike<NodeId>, lo: number, hi: number): boolean {
+  for (let i = lo; i < hi; i++) if (!fitsHalf(pair, nodes[i]!)) return false;
+  return true;
 }
 
 function allChunks(nodes: ArrayLike<NodeId>, lo: number, hi: number): boolean {

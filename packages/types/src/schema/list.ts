@@ -17,7 +17,7 @@ import { SszType, type AnyType, type BasicArray, type BasicType, type ValueOf } 
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { readChunks, readMixed, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { BooleanType } from './boolean.js';
-import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeComposites } from '../tree/write.js';
+import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
 import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
 import { fromJsonItems, jsonItem } from './vector.js';
 import { shapeKey } from '../shape.js';
@@ -231,7 +231,7 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     const { length, contents } = readMixed(store, node);
     if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
     // One walk collects the element ids (no per-index descent, no floating ids: nothing is created while writing).
-    return writeComposites(this.elementType as SszType<unknown>, store, levelNodes(store, contents, depthForLimit(this.limit), length), out, dv, offset);
+    return writeCompositeLevel(this.elementType as SszType<unknown>, store, contents, depthForLimit(this.limit), length, out, dv, offset);
   }
 
   override _pathStep(segment: PathSegment): PathStep {

@@ -219,6 +219,14 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
   _fromNode(store: NodeStore, node: NodeId): V[] {
     const { length, contents } = readMixed(store, node);
     if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    const elem = this.elementType as SszType<V> & { _recordDepth?: number };
+    if ((elem._recordDepth ?? 0) > 0 && elem.fixedSize !== null) {
+      // Records (pairs among them): copied out as bytes in one walk, then decoded — no node made per element.
+      const bytes = new Uint8Array(length * elem.fixedSize);
+      const dv = new DataView(bytes.buffer);
+      writeCompositeLevel(elem as SszType<unknown>, store, contents, depthForLimit(this.limit), length, bytes, dv, 0);
+      return this._decode(bytes, dv, 0, bytes.length);
+    }
     return elementValues(this.elementType, store, readNodes(store, contents, depthForLimit(this.limit), length));
   }
   override _treeSize(store: NodeStore, node: NodeId): number {

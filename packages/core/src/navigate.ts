@@ -17,7 +17,7 @@ import { CoreError } from './errors.js';
 import { bitAt, checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import { KIND_BRANCH, KIND_OPAQUE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import type { StoreCore as NodeStore } from './store.js';
-import { fitsHalf, pairLayout, pairWithHalves } from './recordPairs.js';
+import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves } from './recordPairs.js';
 import { expandWide, isChunkNode, wideDepth, wideInner, wideWithChunks } from './wide.js';
 import { createHashedWides } from './wideBuild.js';
 
@@ -127,7 +127,11 @@ function rebuild(store: NodeStore, path: Int32Array, bits: ArrayLike<number>, fr
   let cur = node;
   for (let k = from - 1; k >= 0; k--) {
     const parent = path[k]!;
-    cur = bits[k] === 0 ? store.newBranch(cur, store.rightOf(parent)) : store.newBranch(store.leftOf(parent), cur);
+    const left = bits[k] === 0 ? cur : store.leftOf(parent);
+    const right = bits[k] === 0 ? store.rightOf(parent) : cur;
+    // Two base records side by side become a pair (recordPairs.ts) rather than a branch.
+    const pair = k === from - 1 ? pairOfRecords(store, left, right) : -1;
+    cur = pair !== -1 ? pair : store.newBranch(left, right);
   }
   for (const s of scratch) store.dropIfUnheld(s);
   return cur;
@@ -248,6 +252,11 @@ function writeBatch(store: NodeStore, node: NodeId, depth: number, batch: Batch,
   const newLeft = split > lo ? writeBatch(store, left, depth - 1, batch, lo, split, base) : left;
   const newRight = hi > split ? writeBatch(store, right, depth - 1, batch, split, hi, mid) : right;
   if (newLeft === left && newRight === right) return node;
+  if (depth === 1) {
+    // Two base records side by side become a pair (recordPairs.ts) rather than a branch.
+    const pair = pairOfRecords(store, newLeft, newRight);
+    if (pair !== -1) return pair;
+  }
   return store.newBranch(newLeft, newRight);
 }
 

@@ -10,7 +10,9 @@
  * one level below it yields a HALF: a base record of the half's bytes,
  * never a wide leaf of chunks, which would lose a long field's bytes. This
  * module makes those halves (`halfOf`, `expandPair`), rewrites pairs from
- * written halves (`pairWithHalves`) and collects a level of elements where
+ * written halves (`pairWithHalves`), pairs two records written side by side
+ * (`pairOfRecords`: where a branch over two base records would be made,
+ * navigate.ts makes a pair, so pushes end up paired) and collects a level of elements where
  * pairs stand for two (`collectPaired`).
  *
  * Invariants: a pair's bytes are its halves' bytes in order, so its root is
@@ -43,6 +45,24 @@ export function expandPair(store: StoreCore, id: NodeId, layout: Layout): NodeId
 /** True when `node` can be a half of a pair of `layout`: a record of its base kind. */
 export function fitsHalf(layout: Layout, node: NodeId): boolean {
   return (node & 15) === layout.base;
+}
+
+/**
+ * A new pair of base records `left` and `right` (written next to each
+ * other: a push beside a list's odd last record, a record written beside
+ * one under a branch), or -1 when they are not two records of one base kind
+ * with a pair kind.
+ */
+export function pairOfRecords(store: StoreCore, left: NodeId, right: NodeId): NodeId {
+  const kind = left & 15;
+  if ((right & 15) !== kind) return -1;
+  const base = layoutOf(kind);
+  if (base === undefined || base.pair < 0) return -1;
+  const s = base.size;
+  if (scratch.length < 2 * s) scratch = new Uint8Array(2 * s);
+  copyRecordBytes(store, left, scratch, 0);
+  copyRecordBytes(store, right, scratch, s);
+  return newRecord(store, layoutOf(base.pair)!, scratch, 0);
 }
 
 /** Scratch for the bytes of a new pair (grown as needed). */

@@ -127,8 +127,11 @@ describe('record pairs', () => {
     c.setNodesAtDepth(depth, [2, 7, 8, 9, 41], [rec(0), rec(1), rec(2), rec(3), rec(4)]);
     b.setNode(2 ** depth + 42, rec(5));
     c.setNode(2 ** depth + 42, rec(5));
+    b.setNode(2 ** depth + 43, rec(1));
+    c.setNode(2 ** depth + 43, rec(1));
     expect(hex(b.root)).toBe(hex(c.root));
-    for (const p of [1, 3, 4]) expect(store.recordKind(b.getNodeAtDepth(depth - 1, p))).toBe(PAIR);
+    // Pairs stay pairs, and records written beside a single one (the odd tail, 40) or side by side (41, 42) pair up.
+    for (const p of [1, 3, 4, 20, 21]) expect(store.recordKind(b.getNodeAtDepth(depth - 1, p))).toBe(PAIR);
     expect(store.recordKind(b.getNodeAtDepth(depth, 41))).toBe(KIND);
     // Zero chunks (truncation) at the element level: no pair says that, a branch over a record and zero does.
     b.setNodesAtDepth(depth, [0, 1, 11], [store.zero(0), store.zero(0), store.zero(0)]);

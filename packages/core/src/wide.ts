@@ -122,8 +122,8 @@ function chunkEquals(store: NodeStore, node: NodeId, words: Int32Array, at: numb
 
 /**
  * The wide leaf as ordinary (hashed) branches and leaves, with no holder —
- * a record pair as a branch over its halves (recordPairs.ts: base records,
- * unhashed until the next flush), so that no half loses its bytes.
+ * except a record pair: a branch over its halves as base records
+ * (recordPairs.ts; unhashed until the next flush), so no half loses its bytes.
  */
 export function expandWide(store: NodeStore, id: NodeId): NodeId {
   const pair = pairLayout(id);
@@ -135,7 +135,7 @@ export function expandWide(store: NodeStore, id: NodeId): NodeId {
  * The inner node of a wide leaf at relative depth `rel` (1..d) and position
  * `pos`, materialised as a new node with no holder: a leaf at depth d, a
  * smaller wide leaf above it; one level below a record pair, the half as
- * a base record (or zero subtree), see recordPairs.ts.
+ * a base record of its bytes (recordPairs.ts).
  */
 export function wideInner(store: NodeStore, id: NodeId, rel: number, pos: number): NodeId {
   if (rel === 1) {

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore } from '@ssztree/core';
-import { list, toHex, verifyProof } from '@ssztree/types';
+import { boolean, byteVector, container, list, SszError, toHex, uint64, verifyProof } from '@ssztree/types';
 import { mainnet } from '@ssztree/types/consensus';
 import { peerType, peerValue } from './bridge.js';
 
@@ -123,6 +123,44 @@ describe('validator record pairs', () => {
       expect(b.toValue()).toEqual(model);
       for (const v of [a, b, c]) v.dispose();
     }
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('serialize through another container of the same layout; a bad last value of an odd list leaves nothing behind', () => {
+    const store = new NodeStore();
+    // Same layout, another ContainerType that never built a list: it shares the record kinds, and reads the pairs.
+    const Twin = container(
+      {
+        pubkey: byteVector(48),
+        withdrawal_credentials: byteVector(32),
+        effective_balance: uint64,
+        slashed: boolean,
+        activation_eligibility_epoch: uint64,
+        activation_epoch: uint64,
+        exit_epoch: uint64,
+        withdrawable_epoch: uint64,
+      },
+      'Twin',
+    );
+    const vs = values(9);
+    const view = Validators.toView(vs, store);
+    const tree = view.commit();
+    expect(store.recordHalves(tree.getNodeAtDepth(PAIRS, 0))).toBe(2);
+    expect(toHex(list(Twin, 2 ** 40).serializeTree(tree))).toBe(toHex(Validators.serialize(vs)));
+    expect(list(Twin, 2 ** 40).fromTree(tree)).toEqual(vs);
+    tree.dispose();
+    view.dispose();
+    const bad = values(2049);
+    bad[2048] = { ...bad[2048]!, exit_epoch: -1n };
+    let error: unknown = null;
+    try {
+      Validators.toView(bad, store);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SszError);
+    expect((error as SszError).typePath).toContain('[2048]');
     store.collect();
     expect(store.stats().nodes).toBe(0);
   });

@@ -143,6 +143,12 @@ export function registerRecordPairs(kind: number): number {
   return pair;
 }
 
+/** The pair kind registered for base record kind `kind` (`registerRecordPairs`), or -1 (none yet, or not a base kind). */
+export function recordPairKind(kind: number): number {
+  const layout = Number.isInteger(kind) ? layouts[kind] : undefined;
+  return layout === undefined ? -1 : layout.pair;
+}
+
 /** The layout of a record kind, or undefined. */
 export function layoutOf(kind: number): Layout | undefined {
   return layouts[kind];

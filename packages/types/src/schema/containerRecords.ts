@@ -7,7 +7,8 @@
  *   Validator's pubkey) and the core has a record kind free for the layout;
  *   whole lists of them are built as record PAIRS where the core has a kind
  *   free for those too (core `recordPairs.ts`: two values' bytes as one node
- *   at the level above them, 141 B a Validator instead of 185), and
+ *   at the level above them, 141 B a Validator instead of 161 + a 48 B
+ *   branch; the pair kind is registered on a list's first bulk build), and
  *   serialized pair by pair;
  * - **wide leaves** of field-root chunks otherwise, the wide byte fields'
  *   bytes in the store's preimage table (`tree/preimages.ts`).
@@ -22,7 +23,7 @@
  * path, `[i]` for list elements, and the byte offset.
  * @module
  */
-import { registerRecordLayout, registerRecordPairs, type NodeId, type NodeStore } from '@ssztree/core';
+import { recordPairKind, registerRecordLayout, registerRecordPairs, type NodeId, type NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { batchSize, foldSubtrees, growScratch } from '../merkle.js';
 import { preimages, registerPreimagePosition, type PreimageTable } from '../tree/preimages.js';
@@ -83,8 +84,6 @@ function copyBytes(src: DataView, s: number, dst: DataView, d: number, len: numb
 export class ContainerRecords {
   /** Compact record kind: -2 not looked up yet, -1 none (see `compactKind`). */
   private compact = -2;
-  /** The kind of a pair of compact records, or -1 (no compact kind, or no kind free for pairs). */
-  private pair = -1;
   /** One record's bytes, for field reads and writes (decoders copy what they keep). */
   private recordScratch: Uint8Array | null = null;
   private recordScratchView: DataView | null = null;
@@ -111,10 +110,19 @@ export class ContainerRecords {
       const { infos, size, depth } = this.owner;
       const wide = infos.some((f) => f.type._preimageLength > 0);
       this.compact = wide ? registerRecordLayout({ size, depth, fields: infos.map((f) => [f.fixedPos, f.fixedSize as number] as const) }) : -1;
-      // Lists are built as pairs when a kind is free for them; single records keep working without one.
-      if (this.compact >= 0) this.pair = registerRecordPairs(this.compact);
     }
     return this.compact;
+  }
+
+  /**
+   * The compact kind for a whole list, its pair kind registered first: only
+   * containers built as lists take a second record kind (kinds are scarce;
+   * without one, lists keep single records).
+   */
+  private listKind(): number {
+    const kind = this.compactKind();
+    if (kind >= 0) registerRecordPairs(kind);
+    return kind;
   }
 
   // ------------------------------------------------------------- building
@@ -169,7 +177,7 @@ export class ContainerRecords {
    * free) — or null without a compact record kind.
    */
   treeFromValues(values: readonly unknown[], depth: number, store: NodeStore): NodeId | null {
-    const kind = this.compactKind();
+    const kind = this.listKind();
     if (kind < 0) return null;
     const { size, codec } = this.owner;
     try {
@@ -190,7 +198,7 @@ export class ContainerRecords {
    * hashed as built), or null without a compact record kind.
    */
   treeFromBytes(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null {
-    const kind = this.compactKind();
+    const kind = this.listKind();
     if (kind < 0) return null;
     this.checkBytes(data, start, count, true);
     return store.recordPairTreeFromBytes(kind, data, start, count, depth);
@@ -358,7 +366,8 @@ export class ContainerRecords {
     const tables = Array.from(layout.tables, (length) => (length > 0 ? preimages(store, length) : null));
     const wideKind = KIND_WIDE_BASE + this.owner.depth - 1;
     const compact = this.compactKind();
-    const pair = this.pair;
+    // Looked up, not kept: another container of the same layout may have built the pairs.
+    const pair = compact >= 0 ? recordPairKind(compact) : -1;
     const stride = this.owner.size;
     const nf = kind.length;
     let e = 0;

@@ -24,7 +24,8 @@
  * hashing the long fields); a chunk write that its bytes can express makes
  * a new record, any other write a plain wide leaf.
  *
- * Invariants: a kind's layout never changes once registered; a record's
+ * Invariants: a kind's layout never changes once registered (a base
+ * layout's `pair` is set once, from -1); a record's
  * bytes never change after creation; its cached root equals `merkleize` of
  * its expanded chunks once flushed (recordFlush.ts).
  * @module

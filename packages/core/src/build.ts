@@ -99,14 +99,16 @@ export function buildFromChunks(store: NodeStore, chunks: Uint8Array, depth: num
  * Allocates and links every branch level above `count` nodes of `pool` in
  * slot `runs` (bulk builds: hashes come after, level hasher by level
  * hasher, deepest first). Returns the hashers and the top node's id.
+ * `height`: the nodes' height above the level whose padding is the zero
+ * chunk (0, or 1 for record pairs), so an odd node pairs with zeroId(level + height).
  */
-export function linkLevels(store: NodeStore, pool: Pool, runs: number[], count: number): { hashers: LevelHasher[]; root: NodeId } {
+export function linkLevels(store: NodeStore, pool: Pool, runs: number[], count: number, height = 0): { hashers: LevelHasher[]; root: NodeId } {
   const hashers: LevelHasher[] = [];
   let n = count;
   for (let level = 0; n > 1; level++) {
     const parentRuns = store.branches.allocRuns((n + 1) >>> 1);
-    linkLevel(store, pool, runs, n, parentRuns, level);
-    hashers.push(new LevelHasher(pool, runs, n, store.branches, parentRuns, level));
+    linkLevel(store, pool, runs, n, parentRuns, level + height);
+    hashers.push(new LevelHasher(pool, runs, n, store.branches, parentRuns, level + height));
     pool = store.branches;
     runs = parentRuns;
     n = (n + 1) >>> 1;

@@ -11,7 +11,7 @@ export { MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, type NodeKind } from './id
 export { lengthChunk } from './list.js';
 export { MAX_PATH_DEPTH } from './navigate.js';
 export { defaultStore, NodeStore } from './nodeStore.js';
-export { nodeByteSize, registerRecordLayout, type RecordLayout } from './records.js';
+export { nodeByteSize, recordPairKind, registerRecordLayout, registerRecordPairs, type RecordLayout } from './records.js';
 export type { RecordFill } from './recordBuild.js';
 export { helperIndices, multiproofRoot, verifyMultiproof, verifySingleProof, type Multiproof, type SingleProof } from './proof.js';
 export type { StoreStats } from './store.js';

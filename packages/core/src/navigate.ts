@@ -17,6 +17,7 @@ import { CoreError } from './errors.js';
 import { bitAt, checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import { KIND_BRANCH, KIND_OPAQUE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import type { StoreCore as NodeStore } from './store.js';
+import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves } from './recordPairs.js';
 import { expandWide, isChunkNode, wideDepth, wideInner, wideWithChunks } from './wide.js';
 import { createHashedWides } from './wideBuild.js';
 
@@ -98,6 +99,16 @@ export function setNodeByBits(store: NodeStore, root: NodeId, bits: ArrayLike<nu
         }
         return rebuild(store, path, bits, k, fresh, scratch);
       }
+      const pair = depth - k === 1 ? pairLayout(cur) : undefined;
+      if (pair !== undefined && fitsHalf(pair, node)) {
+        // A half of a record pair: a new pair from the halves' bytes, not a branch over two records.
+        const fresh = pairWithHalves(store, cur, pair, [bits[k]!], [node], 0, 1, 0);
+        if (fresh === cur) {
+          for (const s of scratch) store.dropIfUnheld(s);
+          return root;
+        }
+        return rebuild(store, path, bits, k, fresh, scratch);
+      }
       cur = expandWide(store, cur);
       scratch.push(cur);
     }
@@ -116,7 +127,11 @@ function rebuild(store: NodeStore, path: Int32Array, bits: ArrayLike<number>, fr
   let cur = node;
   for (let k = from - 1; k >= 0; k--) {
     const parent = path[k]!;
-    cur = bits[k] === 0 ? store.newBranch(cur, store.rightOf(parent)) : store.newBranch(store.leftOf(parent), cur);
+    const left = bits[k] === 0 ? cur : store.leftOf(parent);
+    const right = bits[k] === 0 ? store.rightOf(parent) : cur;
+    // Two base records side by side become a pair (recordPairs.ts) rather than a branch.
+    const pair = k === from - 1 ? pairOfRecords(store, left, right) : -1;
+    cur = pair !== -1 ? pair : store.newBranch(left, right);
   }
   for (const s of scratch) store.dropIfUnheld(s);
   return cur;
@@ -237,6 +252,11 @@ function writeBatch(store: NodeStore, node: NodeId, depth: number, batch: Batch,
   const newLeft = split > lo ? writeBatch(store, left, depth - 1, batch, lo, split, base) : left;
   const newRight = hi > split ? writeBatch(store, right, depth - 1, batch, split, hi, mid) : right;
   if (newLeft === left && newRight === right) return node;
+  if (depth === 1) {
+    // Two base records side by side become a pair (recordPairs.ts) rather than a branch.
+    const pair = pairOfRecords(store, newLeft, newRight);
+    if (pair !== -1) return pair;
+  }
   return store.newBranch(newLeft, newRight);
 }
 
@@ -267,10 +287,20 @@ function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Bat
     for (const leaf of leaves) store.dropIfUnheld(leaf);
     return result;
   }
+  const pair = depth === 1 && batch.nodes !== undefined ? pairLayout(node) : undefined;
+  if (pair !== undefined && allHalves(pair, batch.nodes!, lo, hi)) {
+    // Halves of a record pair: a new pair from their bytes (recordPairs.ts), not a branch over two records.
+    return pairWithHalves(store, node, pair, batch.indices, batch.nodes!, lo, hi, base);
+  }
   const expanded = expandWide(store, node);
   const result = writeBatch(store, expanded, depth, batch, lo, hi, base);
   store.dropIfUnheld(expanded);
   return result === expanded ? node : result;
+}
+
+function allHalves(pair: Parameters<typeof fitsHalf>[0], nodes: ArrayLike<NodeId>, lo: number, hi: number): boolean {
+  for (let i = lo; i < hi; i++) if (!fitsHalf(pair, nodes[i]!)) return false;
+  return true;
 }
 
 function allChunks(nodes: ArrayLike<NodeId>, lo: number, hi: number): boolean {

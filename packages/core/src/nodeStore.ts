@@ -19,7 +19,8 @@ import { buildPartialTree } from './partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 import { StoreCore } from './store.js';
 import { collectLevel, copyLevelBytes, copyWide } from './read.js';
-import { buildRecordTree, type RecordFill } from './recordBuild.js';
+import { buildPairTree, buildRecordTree, type RecordFill } from './recordBuild.js';
+import { collectPaired } from './recordPairs.js';
 import { copyRecordBytes, createRecord, createRecordRows, layoutOf } from './records.js';
 import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
 import { buildFromPages, type PageSource } from './wideBuild.js';
@@ -115,6 +116,47 @@ export class NodeStore extends StoreCore {
       throw new CoreError('BAD_INPUT', `record tree: ${count} records of ${size} bytes do not fit at offset ${offset}`);
     }
     return this.recordTree(kind, count, depth, (out, _view, first, n) => out.set(bytes.subarray(offset + first * size, offset + (first + n) * size)));
+  }
+
+  /**
+   * `recordTree` of base kind `kind` stored as record pairs one level up
+   * (see `registerRecordPairs`; an odd last record stays single), or as
+   * single records when the kind has no pairs or `depth` is 0. Reads below a
+   * pair see base records; writes of base records keep it a pair.
+   */
+  recordPairTree(kind: number, count: number, depth: number, fill: RecordFill): NodeId {
+    if (typeof fill !== 'function') throw new CoreError('BAD_INPUT', 'recordPairTree: fill must be a function');
+    return this.float(buildPairTree(this, kind, count, depth, fill));
+  }
+
+  /** `recordPairTree` of `count` records serialized back to back in `bytes` from `offset`. */
+  recordPairTreeFromBytes(kind: number, bytes: Uint8Array, offset: number, count: number, depth: number): NodeId {
+    const size = layoutOf(kind)?.size;
+    if (size === undefined) throw new CoreError('BAD_INPUT', `no record layout has kind ${String(kind)}`);
+    if (!(bytes instanceof Uint8Array) || !Number.isInteger(offset) || !Number.isInteger(count) || offset < 0 || count < 0 || offset + count * size > bytes.length) {
+      throw new CoreError('BAD_INPUT', `record tree: ${count} records of ${size} bytes do not fit at offset ${offset}`);
+    }
+    return this.recordPairTree(kind, count, depth, (out, _view, first, n) => out.set(bytes.subarray(offset + first * size, offset + (first + n) * size)));
+  }
+
+  /**
+   * `collectLevel`, except that a record pair one level above `depth`
+   * stands for both its positions: out[2i] and out[2i + 1] are the pair's
+   * id. For serializers that copy a pair's bytes whole (`copyRecordInto`
+   * gives both records).
+   * Null when another wide leaf covers part of the level.
+   */
+  collectPaired(root: NodeId, depth: number, count: number): NodeId[] | null {
+    this.check(root);
+    checkDepth(depth, 0, 53);
+    if (!Number.isSafeInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('BAD_INPUT', `${count} nodes at depth ${depth}`);
+    return collectPaired(this, root, depth, count);
+  }
+
+  /** How many base records `id` holds as a record pair (2), or 0 for any other node. */
+  recordHalves(id: NodeId): number {
+    this.check(id);
+    return layoutOf(id & 15)?.halves ?? 0;
   }
 
   /** The record kind of `id` (see `registerRecordLayout`), or -1 when it is not a record. */

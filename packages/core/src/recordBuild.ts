@@ -13,6 +13,11 @@
  * hash page into their parents', no gather), while those hashes are still
  * in cache.
  *
+ * `buildPairTree` builds the same list as record pairs one level up
+ * (recordPairs.ts): the pairs by `buildRecordTree` of the pair kind (a pair's
+ * bytes are two records back to back, so the fill is the same), an odd last
+ * record as a single record beside the zero chunk, written in afterwards.
+ *
  * Invariants: a `fill` that throws leaves the store as it was (the record
  * slots are freed before anything links them); every node returned is
  * hashed and the root has no holder yet (the caller attaches or floats it).
@@ -24,7 +29,8 @@ import { checkDepth } from './gindex.js';
 import { MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
 import { FLAG_FREE, type Pool } from './pool.js';
 import { recordHasher, RECORD_BATCH } from './recordHash.js';
-import { layoutOf, pageView, recordPool } from './records.js';
+import { setNodesAtDepth } from './navigate.js';
+import { layoutOf, newRecord, pageView, recordPool } from './records.js';
 import type { StoreCore } from './store.js';
 
 /**
@@ -35,13 +41,18 @@ import type { StoreCore } from './store.js';
  */
 export type RecordFill = (out: Uint8Array, view: DataView, first: number, n: number) => void;
 
-/** The subtree of `depth` whose first `count` leaves are new records of `kind` written by `fill`, the rest zero. */
-export function buildRecordTree(store: StoreCore, kind: number, count: number, depth: number, fill: RecordFill): NodeId {
+/**
+ * The subtree of `depth` whose first `count` leaves are new records of
+ * `kind` written by `fill`, the rest zero. `height`: the records' height
+ * above the level padded with zero chunks (1 for record pairs, whose level
+ * pads with zeroId(1)).
+ */
+export function buildRecordTree(store: StoreCore, kind: number, count: number, depth: number, fill: RecordFill, height = 0): NodeId {
   const layout = Number.isInteger(kind) ? layoutOf(kind) : undefined;
   if (layout === undefined) throw new CoreError('BAD_INPUT', `no record layout has kind ${String(kind)}`);
   checkDepth(depth, 0, MAX_ZERO_DEPTH);
   if (!Number.isInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('INDEX_RANGE', `${count} records do not fit in depth ${depth}`);
-  if (count === 0) return zeroId(depth);
+  if (count === 0) return zeroId(depth + height);
 
   const pool = recordPool(store, layout);
   const size = layout.size;
@@ -62,7 +73,7 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
   }
 
   // Allocate and link every branch level first; hashes come after, run by run.
-  const { hashers, root: top } = linkLevels(store, pool, runs, count);
+  const { hashers, root: top } = linkLevels(store, pool, runs, count, height);
 
   const hasher = recordHasher(layout);
   // Pairs hashed so far per level: level h can hash floor(done / 2^(h+1)) pairs once `done` records are hashed.
@@ -92,7 +103,7 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
   for (const h of hashers) h.step(Number.MAX_SAFE_INTEGER, true);
 
   let root: NodeId = top;
-  for (let level = hashers.length; level < depth; level++) root = hashedBranch(store, root, zeroId(level));
+  for (let level = hashers.length; level < depth; level++) root = hashedBranch(store, root, zeroId(level + height));
   return root;
 }
 
@@ -105,4 +116,35 @@ function discard(pool: Pool, runs: number[], count: number): void {
     }
   }
   pool.live -= count;
+}
+
+/**
+ * The subtree of `depth` whose first `count` elements (at level `depth`) are
+ * records of base kind `kind` written by `fill`, stored as pairs one level
+ * up; an odd last record stays a single record under a branch beside the
+ * zero chunk (SSZ pads a list with zero chunks, and no record's root is
+ * zero). Without a pair kind (or at depth 0) it is `buildRecordTree` of
+ * single records. Hashed as built but for the odd record and its path,
+ * which the next flush hashes.
+ */
+export function buildPairTree(store: StoreCore, kind: number, count: number, depth: number, fill: RecordFill): NodeId {
+  const layout = Number.isInteger(kind) ? layoutOf(kind) : undefined;
+  if (layout === undefined || layout.halves !== 0) throw new CoreError('BAD_INPUT', `no base record layout has kind ${String(kind)}`);
+  checkDepth(depth, 0, MAX_ZERO_DEPTH);
+  if (layout.pair < 0 || depth < 1) return buildRecordTree(store, kind, count, depth, fill);
+  if (!Number.isInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('INDEX_RANGE', `${count} records do not fit in depth ${depth}`);
+  const pairs = Math.floor(count / 2);
+  // Pair i is records 2i and 2i + 1, back to back: the caller's fill writes them as it writes any run.
+  const root = buildRecordTree(store, layout.pair, pairs, depth - 1, (out, view, first, n) => fill(out, view, 2 * first, 2 * n), 1);
+  if (count % 2 === 0) return root;
+  const tail = new Uint8Array(layout.size);
+  try {
+    fill(tail, new DataView(tail.buffer), count - 1, 1);
+  } catch (e) {
+    store.dropIfUnheld(root);
+    throw e;
+  }
+  const result = setNodesAtDepth(store, root, depth, [count - 1], [newRecord(store, layout, tail, 0)]);
+  store.dropIfUnheld(root);
+  return result;
 }

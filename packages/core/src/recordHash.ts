@@ -53,7 +53,7 @@ export class RecordHasher {
       const off = layout.offs[i]!;
       const len = layout.lens[i]!;
       const long = len > 32;
-      const dst = long ? 64 * j++ : 32 * i;
+      const dst = long ? 64 * j++ : 32 * layout.chunks[i]!;
       let b = 0;
       for (; b + 4 <= len; b += 4) (long ? longW : rowW).push(off + b, (dst + b) >>> 2);
       for (; b < len; b++) (long ? longB : rowB).push(off + b, dst + b);
@@ -68,7 +68,7 @@ export class RecordHasher {
       longB: Int32Array.from(longB),
     };
     this.run = makeSpreadRun(this.plan, generate);
-    this.longChunk = Int32Array.from(layout.longs, (i) => 8 * i);
+    this.longChunk = Int32Array.from(layout.longs, (i) => 8 * layout.chunks[i]!);
   }
 
   private ensure(n: number): void {

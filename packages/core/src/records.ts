@@ -12,12 +12,20 @@
  * gives the same kind, and when no tag is free registration returns -1 so
  * the caller keeps another representation (wide leaves).
  *
+ * A base layout may also get a *pair* layout (`registerRecordPairs`,
+ * recordPairs.ts): two records of the base back to back as one node one
+ * level up, root H(root(A), root(B)) — the branch a list has above two
+ * elements. Its fields are the base fields, then the base fields again s
+ * bytes and 2^d chunks on; a layout keeps its fields' chunks (`chunks`,
+ * `fieldAt`), its base kind and how many records it holds.
+ *
  * A record behaves as a wide leaf of its layout's depth everywhere generic
  * code looks at wide leaves (`wide.ts` expands it into chunks on demand,
  * hashing the long fields); a chunk write that its bytes can express makes
  * a new record, any other write a plain wide leaf.
  *
- * Invariants: a kind's layout never changes once registered; a record's
+ * Invariants: a kind's layout never changes once registered (a base
+ * layout's `pair` is set once, from -1); a record's
  * bytes never change after creation; its cached root equals `merkleize` of
  * its expanded chunks once flushed (recordFlush.ts).
  * @module
@@ -47,6 +55,15 @@ export interface Layout {
   readonly lens: Int32Array;
   /** Indices of the fields longer than 32 bytes (hashed into their chunk). */
   readonly longs: Int32Array;
+  /** The chunk of field i (i for registered layouts; the second half of a pair starts at 2^(depth-1)). */
+  readonly chunks: Int32Array;
+  /** The field of chunk c, or -1 (a zero chunk). */
+  readonly fieldAt: Int32Array;
+  /** Pair layouts: the base kind, and the records held (2); -1 and 0 for other layouts. */
+  readonly base: number;
+  readonly halves: number;
+  /** Base layouts: the kind of their pair once registered (`registerRecordPairs`), else -1. */
+  pair: number;
 }
 
 const layouts: (Layout | undefined)[] = new Array<Layout | undefined>(KIND_COUNT).fill(undefined);
@@ -78,18 +95,59 @@ export function registerRecordLayout(layout: RecordLayout): number {
   if (known !== undefined) return known;
   const kind = KIND_RECORD_BASE + byKey.size;
   if (kind >= KIND_COUNT) return -1;
-  const lens = Int32Array.from(layout.fields, (f) => f[1]);
-  layouts[kind] = {
-    kind,
-    size: layout.size,
-    depth: layout.depth,
-    offs: Int32Array.from(layout.fields, (f) => f[0]),
-    lens,
-    longs: Int32Array.from(layout.fields.flatMap((f, i) => (f[1] > 32 ? [i] : []))),
-  };
-  byKey.set(key, kind);
-  KIND_DEPTH[kind] = layout.depth;
+  install(kind, key, layout.size, layout.depth, layout.fields, layout.fields.map((_, i) => i), -1, 0);
   return kind;
+}
+
+/** Stores a checked layout under `kind` (fields[i] in chunk chunks[i]). */
+function install(kind: number, key: string, size: number, depth: number, fields: readonly (readonly [number, number])[], chunks: readonly number[], base: number, halves: number): Layout {
+  const fieldAt = new Int32Array(1 << depth).fill(-1);
+  chunks.forEach((c, i) => (fieldAt[c] = i));
+  const layout: Layout = {
+    kind,
+    size,
+    depth,
+    offs: Int32Array.from(fields, (f) => f[0]),
+    lens: Int32Array.from(fields, (f) => f[1]),
+    longs: Int32Array.from(fields.flatMap((f, i) => (f[1] > 32 ? [i] : []))),
+    chunks: Int32Array.from(chunks),
+    fieldAt,
+    base,
+    halves,
+    pair: -1,
+  };
+  layouts[kind] = layout;
+  byKey.set(key, kind);
+  KIND_DEPTH[kind] = depth;
+  return layout;
+}
+
+/**
+ * Registers the pair layout of base record kind `kind` (see the module
+ * comment) and returns its kind, or returns -1 — registering nothing — when
+ * the base is too deep or too large to pair (depth 6, size over 32 KiB) or
+ * no record kind is free: the caller then keeps single records. Idempotent.
+ */
+export function registerRecordPairs(kind: number): number {
+  const base = layoutFor(kind);
+  if (base.halves !== 0) throw new CoreError('BAD_INPUT', `record kind ${kind} is itself a pair layout`);
+  if (base.pair >= 0) return base.pair;
+  if (base.depth >= MAX_WIDE_DEPTH || 2 * base.size > 1 << 16) return -1;
+  const pair = KIND_RECORD_BASE + byKey.size;
+  if (pair >= KIND_COUNT) return -1;
+  const fields = Array.from(base.offs, (o, i) => [o, base.lens[i]!] as const);
+  const chunks = Array.from(base.chunks);
+  const span = 1 << base.depth;
+  const pairFields = [...fields, ...fields.map(([o, l]) => [o + base.size, l] as const)];
+  install(pair, `pair:${kind}`, 2 * base.size, base.depth + 1, pairFields, [...chunks, ...chunks.map((c) => c + span)], kind, 2);
+  base.pair = pair;
+  return pair;
+}
+
+/** The pair kind registered for base record kind `kind` (`registerRecordPairs`), or -1 (none yet, or not a base kind). */
+export function recordPairKind(kind: number): number {
+  const layout = Number.isInteger(kind) ? layouts[kind] : undefined;
+  return layout === undefined ? -1 : layout.pair;
 }
 
 /** The layout of a record kind, or undefined. */
@@ -190,14 +248,14 @@ export function recordOffset(store: StoreCore, id: NodeId): number {
  * to hash into their chunks (`placeLongs`).
  */
 export function spreadRecord(layout: Layout, src: DataView, s: number, rows: DataView, r: number, longs: DataView, l: number): void {
-  const { offs, lens } = layout;
+  const { offs, lens, chunks } = layout;
   let j = 0;
   for (let i = 0; i < offs.length; i++) {
     const len = lens[i]!;
     const from = s + offs[i]!;
     // Four bytes at a time (unaligned DataView access is fine), then the tail: the byte loop was the flush's main JS cost.
     const dst = len > 32 ? longs : rows;
-    const to = len > 32 ? l + 64 * j++ : r + 32 * i;
+    const to = len > 32 ? l + 64 * j++ : r + 32 * chunks[i]!;
     let b = 0;
     for (; b + 4 <= len; b += 4) dst.setUint32(to + b, src.getUint32(from + b, true), true);
     for (; b < len; b++) dst.setUint8(to + b, src.getUint8(from + b));
@@ -222,7 +280,7 @@ export function expandRecordInto(store: StoreCore, id: NodeId, out: Uint8Array, 
   out.fill(0, offset, offset + bytes);
   const longs = new Uint8Array(64 * layout.longs.length);
   spreadRecord(layout, pageView(recordPage(store, id)), recordOffset(store, id), new DataView(out.buffer, out.byteOffset, out.byteLength), offset, new DataView(longs.buffer), 0);
-  for (let j = 0; j < layout.longs.length; j++) out.set(digest64(longs.subarray(64 * j, 64 * j + 64)), offset + 32 * layout.longs[j]!);
+  for (let j = 0; j < layout.longs.length; j++) out.set(digest64(longs.subarray(64 * j, 64 * j + 64)), offset + 32 * layout.chunks[layout.longs[j]!]!);
 }
 
 /** Copies a record's bytes into `out` at `offset`. */
@@ -246,7 +304,7 @@ let edit = new Uint8Array(256);
  */
 export function recordWithChunks(store: StoreCore, id: NodeId, positions: ArrayLike<number>, nodes: ArrayLike<NodeId>, lo: number, hi: number, base: number): NodeId {
   const layout = layouts[id & 15]!;
-  const { offs, lens, size } = layout;
+  const { offs, lens, size, fieldAt } = layout;
   if (edit.length < size) edit = new Uint8Array(size);
   copyRecordBytes(store, id, edit, 0);
   let longChunks: Uint8Array | null = null;
@@ -258,11 +316,12 @@ export function recordWithChunks(store: StoreCore, id: NodeId, positions: ArrayL
     const h = pool.h8[slot >>> pool.shift]!;
     const o = (slot & pool.mask) << 5;
     const p = positions[i]! - base;
-    if (p >= offs.length) {
+    const f = fieldAt[p]!;
+    if (f < 0) {
       for (let b = 0; b < 32; b++) if (h[o + b] !== 0) return -1;
       continue;
     }
-    const len = lens[p]!;
+    const len = lens[f]!;
     if (len > 32) {
       if (longChunks === null) {
         longChunks = new Uint8Array(32 << layout.depth);
@@ -272,7 +331,7 @@ export function recordWithChunks(store: StoreCore, id: NodeId, positions: ArrayL
       continue;
     }
     for (let b = len; b < 32; b++) if (h[o + b] !== 0) return -1;
-    const at = offs[p]!;
+    const at = offs[f]!;
     for (let b = 0; b < len; b++) {
       if (edit[at + b] !== h[o + b]) {
         edit[at + b] = h[o + b]!;

@@ -18,6 +18,7 @@ import { buildFromChunks } from './build.js';
 import { CoreError } from './errors.js';
 import { KIND_DEPTH, KIND_LEAF, KIND_RECORD_BASE, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import { FLAG_FREE } from './pool.js';
+import { expandPair, halfOf, pairLayout } from './recordPairs.js';
 import { expandRecordInto, recordWithChunks } from './records.js';
 import type { StoreCore as NodeStore } from './store.js';
 
@@ -119,17 +120,28 @@ function chunkEquals(store: NodeStore, node: NodeId, words: Int32Array, at: numb
   return true;
 }
 
-/** The wide leaf as ordinary (hashed) branches and leaves, with no holder. */
+/**
+ * The wide leaf as ordinary (hashed) branches and leaves, with no holder —
+ * except a record pair: a branch over its halves as base records
+ * (recordPairs.ts; unhashed until the next flush), so no half loses its bytes.
+ */
 export function expandWide(store: NodeStore, id: NodeId): NodeId {
+  const pair = pairLayout(id);
+  if (pair !== undefined) return expandPair(store, id, pair);
   return buildFromChunks(store, readWideChunks(store, id), wideDepth(id));
 }
 
 /**
  * The inner node of a wide leaf at relative depth `rel` (1..d) and position
  * `pos`, materialised as a new node with no holder: a leaf at depth d, a
- * smaller wide leaf above it.
+ * smaller wide leaf above it; one level below a record pair, the half as
+ * a base record of its bytes (recordPairs.ts).
  */
 export function wideInner(store: NodeStore, id: NodeId, rel: number, pos: number): NodeId {
+  if (rel === 1) {
+    const pair = pairLayout(id);
+    if (pair !== undefined) return halfOf(store, id, pair, pos);
+  }
   const depth = wideDepth(id);
   const b = block(store, id);
   const span = 32 << (depth - rel);

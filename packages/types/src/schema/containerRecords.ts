@@ -5,6 +5,11 @@
  * - **compact records** (core `records.ts`): one node of the value's
  *   serialization plus its root, used when a field is a wide byte vector (a
  *   Validator's pubkey) and the core has a record kind free for the layout;
+ *   whole lists of them are built as record PAIRS where the core has a kind
+ *   free for those too (core `recordPairs.ts`: two values' bytes as one node
+ *   at the level above them, 141 B a Validator instead of 161 + a 48 B
+ *   branch; the pair kind is registered on a list's first bulk build), and
+ *   serialized pair by pair;
  * - **wide leaves** of field-root chunks otherwise, the wide byte fields'
  *   bytes in the store's preimage table (`tree/preimages.ts`).
  * This module builds both (from values, from bytes, whole record trees),
@@ -18,7 +23,7 @@
  * path, `[i]` for list elements, and the byte offset.
  * @module
  */
-import { registerRecordLayout, type NodeId, type NodeStore } from '@ssztree/core';
+import { recordPairKind, registerRecordLayout, registerRecordPairs, type NodeId, type NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { batchSize, foldSubtrees, growScratch } from '../merkle.js';
 import { preimages, registerPreimagePosition, type PreimageTable } from '../tree/preimages.js';
@@ -109,6 +114,17 @@ export class ContainerRecords {
     return this.compact;
   }
 
+  /**
+   * The compact kind for a whole list, its pair kind registered first: only
+   * containers built as lists take a second record kind (kinds are scarce;
+   * without one, lists keep single records).
+   */
+  private listKind(): number {
+    const kind = this.compactKind();
+    if (kind >= 0) registerRecordPairs(kind);
+    return kind;
+  }
+
   // ------------------------------------------------------------- building
 
   /** Record nodes for `values`, one per value (compact records or wide leaves, unhashed until the next flush). */
@@ -157,15 +173,16 @@ export class ContainerRecords {
   /**
    * The subtree of `depth` whose first leaves are `values` as compact
    * records — encoded straight into the record pages and hashed as the tree
-   * is built (core `recordTree`) — or null without a compact record kind.
+   * is built (core `recordPairTree`: pairs of records where a pair kind is
+   * free) — or null without a compact record kind.
    */
   treeFromValues(values: readonly unknown[], depth: number, store: NodeStore): NodeId | null {
-    const kind = this.compactKind();
+    const kind = this.listKind();
     if (kind < 0) return null;
     const { size, codec } = this.owner;
     try {
       // The codec writes every byte of a fixed-size container (its fields tile it).
-      return store.recordTree(kind, values.length, depth, (out, view, first, n) => {
+      return store.recordPairTree(kind, values.length, depth, (out, view, first, n) => {
         for (let i = 0; i < n; i++) codec.encode(values[first + i] as Record<string, unknown>, out, view, i * size);
       });
     } catch (e) {
@@ -177,14 +194,14 @@ export class ContainerRecords {
   /**
    * The subtree of `depth` whose first leaves are the `count` records
    * serialized at `data[start]`, validated and stored as compact records
-   * (one copy per run of record slots, hashed as built), or null without a
-   * compact record kind.
+   * (pairs where a pair kind is free; one copy per run of record slots,
+   * hashed as built), or null without a compact record kind.
    */
   treeFromBytes(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null {
-    const kind = this.compactKind();
+    const kind = this.listKind();
     if (kind < 0) return null;
     this.checkBytes(data, start, count, true);
-    return store.recordTreeFromBytes(kind, data, start, count, depth);
+    return store.recordPairTreeFromBytes(kind, data, start, count, depth);
   }
 
   /**
@@ -334,7 +351,8 @@ export class ContainerRecords {
   /**
    * Writes the records at `nodes` back to back from `offset` (elements of a
    * list or vector: errors carry `[i]` when `indexed`). Compact records copy
-   * their bytes; wide-leaf rows are copied out once, then each field's bytes
+   * their bytes, a record pair (its id at two positions, core
+   * `collectPaired`) both records' bytes at once; wide-leaf rows are copied out once, then each field's bytes
    * moved to its place (wide byte fields from the preimage table), with the
    * checks `_fromChunk` makes — zero chunk padding, boolean bytes 0/1, no
    * bits above a bitvector's length. Other nodes (a zero subtree, a record
@@ -348,6 +366,8 @@ export class ContainerRecords {
     const tables = Array.from(layout.tables, (length) => (length > 0 ? preimages(store, length) : null));
     const wideKind = KIND_WIDE_BASE + this.owner.depth - 1;
     const compact = this.compactKind();
+    // Looked up, not kept: another container of the same layout may have built the pairs.
+    const pair = compact >= 0 ? recordPairKind(compact) : -1;
     const stride = this.owner.size;
     const nf = kind.length;
     let e = 0;
@@ -361,6 +381,16 @@ export class ContainerRecords {
           i = -1;
           store.copyRecordInto(node, out, base);
           this.checkBytes(out, base, 1, false);
+          continue;
+        }
+        if ((node & 15) === pair && pair >= 0) {
+          // Two records in one copy: the pair stands for positions e and e + 1 (an element past the end is a bad tree).
+          i = -1;
+          if (e + 1 >= nodes.length || nodes[e + 1] !== node) throw new SszError('BAD_TREE', 'a record pair holds an element past the end');
+          store.copyRecordInto(node, out, base);
+          this.checkBytes(out, base, 1, false);
+          e++;
+          this.checkBytes(out, base + stride, 1, false);
           continue;
         }
         if ((node & 15) !== wideKind) {

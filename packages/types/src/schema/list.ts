@@ -17,7 +17,7 @@ import { SszType, type AnyType, type BasicArray, type BasicType, type ValueOf } 
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { readChunks, readMixed, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { BooleanType } from './boolean.js';
-import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeComposites } from '../tree/write.js';
+import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
 import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
 import { fromJsonItems, jsonItem } from './vector.js';
 import { shapeKey } from '../shape.js';
@@ -219,6 +219,14 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
   _fromNode(store: NodeStore, node: NodeId): V[] {
     const { length, contents } = readMixed(store, node);
     if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    const elem = this.elementType as SszType<V> & { _recordDepth?: number };
+    if ((elem._recordDepth ?? 0) > 0 && elem.fixedSize !== null) {
+      // Records (pairs among them): copied out as bytes in one walk, then decoded — no node made per element.
+      const bytes = new Uint8Array(length * elem.fixedSize);
+      const dv = new DataView(bytes.buffer);
+      writeCompositeLevel(elem as SszType<unknown>, store, contents, depthForLimit(this.limit), length, bytes, dv, 0);
+      return this._decode(bytes, dv, 0, bytes.length);
+    }
     return elementValues(this.elementType, store, readNodes(store, contents, depthForLimit(this.limit), length));
   }
   override _treeSize(store: NodeStore, node: NodeId): number {
@@ -231,7 +239,7 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     const { length, contents } = readMixed(store, node);
     if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
     // One walk collects the element ids (no per-index descent, no floating ids: nothing is created while writing).
-    return writeComposites(this.elementType as SszType<unknown>, store, levelNodes(store, contents, depthForLimit(this.limit), length), out, dv, offset);
+    return writeCompositeLevel(this.elementType as SszType<unknown>, store, contents, depthForLimit(this.limit), length, out, dv, offset);
   }
 
   override _pathStep(segment: PathSegment): PathStep {

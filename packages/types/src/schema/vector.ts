@@ -15,7 +15,7 @@ import { SszType, type AnyType, type BasicArray, type BasicType, type ValueOf } 
 import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { BooleanType } from './boolean.js';
-import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeComposites } from '../tree/write.js';
+import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
 import { compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
 import { shapeKey } from '../shape.js';
 
@@ -196,7 +196,7 @@ export class VectorCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     return compositesTreeSize(this.elementType as SszType<unknown>, store, levelNodes(store, node, depthForLimit(this.length), this.length));
   }
   override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
-    return writeComposites(this.elementType as SszType<unknown>, store, levelNodes(store, node, depthForLimit(this.length), this.length), out, dv, offset);
+    return writeCompositeLevel(this.elementType as SszType<unknown>, store, node, depthForLimit(this.length), this.length, out, dv, offset);
   }
 
   override _pathStep(segment: PathSegment): PathStep {

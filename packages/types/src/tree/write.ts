@@ -67,6 +67,21 @@ export function levelNodes(store: NodeStore, root: NodeId, depth: number, count:
   return nodes ?? readNodes(store, root, depth, count);
 }
 
+/**
+ * `levelNodes` for a level of records: a record pair one level up (core
+ * `collectPaired`) stands for both its positions, so serializers copy pairs
+ * whole instead of making a node per element.
+ */
+export function recordLevelNodes(store: NodeStore, root: NodeId, depth: number, count: number): NodeId[] {
+  let nodes: NodeId[] | null;
+  try {
+    nodes = depth <= 53 ? store.collectPaired(root, depth, count) : null;
+  } catch (e) {
+    throw treeError(e);
+  }
+  return nodes ?? readNodes(store, root, depth, count);
+}
+
 /** Rejects a byte other than 0 or 1 among `out[from, from + n)` (packed booleans). */
 export function checkBooleans(out: Uint8Array, from: number, n: number): void {
   for (let i = from; i < from + n; i++) {
@@ -94,12 +109,24 @@ export function compositesTreeSize(elem: SszType<unknown>, store: NodeStore, nod
 }
 
 type RecordWriter = (store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number) => number;
+type RecordElement = SszType<unknown> & { _recordDepth?: number; _writeRecords?: RecordWriter };
+
+/** True for element types written by `_writeRecords` (containers stored as records). */
+function writesRecords(elem: SszType<unknown>): boolean {
+  const records = elem as RecordElement;
+  return (records._recordDepth ?? 0) > 0 && records._writeRecords !== undefined;
+}
+
+/** Writes the `count` composite elements at level `depth` below `contents` (records: pairs collected whole). */
+export function writeCompositeLevel(elem: SszType<unknown>, store: NodeStore, contents: NodeId, depth: number, count: number, out: Uint8Array, dv: DataView, offset: number): number {
+  const nodes = writesRecords(elem) ? recordLevelNodes(store, contents, depth, count) : levelNodes(store, contents, depth, count);
+  return writeComposites(elem, store, nodes, out, dv, offset);
+}
 
 /** Writes composite elements at `nodes` (fixed: back to back; variable: offset table, then bodies). */
 export function writeComposites(elem: SszType<unknown>, store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number): number {
-  const records = elem as SszType<unknown> & { _recordDepth?: number; _writeRecords?: RecordWriter };
   // Packed records: one call for all (layout and preimage tables resolved once).
-  if ((records._recordDepth ?? 0) > 0 && records._writeRecords !== undefined) return records._writeRecords(store, nodes, out, dv, offset);
+  if (writesRecords(elem)) return (elem as RecordElement)._writeRecords!(store, nodes, out, dv, offset);
   const n = nodes.length;
   const variable = elem.fixedSize === null;
   let pos = variable ? offset + 4 * n : offset;

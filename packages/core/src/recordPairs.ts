@@ -1,0 +1,135 @@
+/**
+ * Record pairs (records.ts `registerRecordPairs`): two base records of a
+ * list stored as ONE node at the level above them — their bytes back to
+ * back, the root H(root(A), root(B)). A pair costs 2s + 40 bytes instead of
+ * two records and the branch above them (2s + 80 + 48). A list of odd
+ * length ends in a single record under a branch beside the zero chunk: SSZ
+ * pads with zero chunks, and no layout's chunks merkleize to zero.
+ *
+ * Generic code sees a pair as a record (a wide leaf) of depth d + 1. Going
+ * one level below it yields a HALF: a base record of the half's bytes,
+ * never a wide leaf of chunks, which would lose a long field's bytes. This
+ * module makes those halves (`halfOf`, `expandPair`), rewrites pairs from
+ * written halves (`pairWithHalves`), pairs two records written side by side
+ * (`pairOfRecords`: where a branch over two base records would be made,
+ * navigate.ts makes a pair, so pushes end up paired) and collects a level of elements where
+ * pairs stand for two (`collectPaired`).
+ *
+ * Invariants: a pair's bytes are its halves' bytes in order, so its root is
+ * the branch root over its halves; writing the bytes already there returns
+ * the same id; nothing here changes an existing node.
+ * @module
+ */
+import { CoreError } from './errors.js';
+import { KIND_BRANCH, KIND_DEPTH, KIND_ZERO, kindName, type NodeId } from './ids.js';
+import { copyRecordBytes, layoutOf, newRecord, recordOffset, recordPage, type Layout } from './records.js';
+import type { StoreCore } from './store.js';
+
+/** The pair layout of `id`, or undefined when `id` is not a pair or half pair. */
+export function pairLayout(id: NodeId): Layout | undefined {
+  const layout = layoutOf(id & 15);
+  return layout !== undefined && layout.halves > 0 ? layout : undefined;
+}
+
+/** Half `k` (0 or 1) of pair `id` as a new unheld, unhashed base record of its bytes. */
+export function halfOf(store: StoreCore, id: NodeId, layout: Layout, k: number): NodeId {
+  const base = layoutOf(layout.base)!;
+  return newRecord(store, base, recordPage(store, id), recordOffset(store, id) + k * base.size);
+}
+
+/** The pair as a branch over its two halves (unheld, unhashed: hashed by the next flush like any new node). */
+export function expandPair(store: StoreCore, id: NodeId, layout: Layout): NodeId {
+  return store.newBranch(halfOf(store, id, layout, 0), halfOf(store, id, layout, 1));
+}
+
+/** True when `node` can be a half of a pair of `layout`: a record of its base kind. */
+export function fitsHalf(layout: Layout, node: NodeId): boolean {
+  return (node & 15) === layout.base;
+}
+
+/**
+ * A new pair of base records `left` and `right` (written next to each
+ * other: a push beside a list's odd last record, a record written beside
+ * one under a branch), or -1 when they are not two records of one base kind
+ * with a pair kind.
+ */
+export function pairOfRecords(store: StoreCore, left: NodeId, right: NodeId): NodeId {
+  const kind = left & 15;
+  if ((right & 15) !== kind) return -1;
+  const base = layoutOf(kind);
+  if (base === undefined || base.pair < 0) return -1;
+  const s = base.size;
+  if (scratch.length < 2 * s) scratch = new Uint8Array(2 * s);
+  copyRecordBytes(store, left, scratch, 0);
+  copyRecordBytes(store, right, scratch, s);
+  return newRecord(store, layoutOf(base.pair)!, scratch, 0);
+}
+
+/** Scratch for the bytes of a new pair (grown as needed). */
+let scratch = new Uint8Array(512);
+
+/**
+ * Pair `id` with half (positions[i] - at) replaced by base record nodes[i]
+ * for i in [lo, hi): a new pair, or `id` itself when every record written
+ * holds the bytes already there.
+ */
+export function pairWithHalves(store: StoreCore, id: NodeId, layout: Layout, positions: ArrayLike<number>, nodes: ArrayLike<NodeId>, lo: number, hi: number, at: number): NodeId {
+  const s = layoutOf(layout.base)!.size;
+  if (scratch.length < 2 * s) scratch = new Uint8Array(2 * s);
+  copyRecordBytes(store, id, scratch, 0);
+  let changed = false;
+  for (let i = lo; i < hi; i++) {
+    const k = (positions[i]! - at) * s;
+    const node = nodes[i]!;
+    const page = recordPage(store, node);
+    const o = recordOffset(store, node);
+    for (let b = 0; b < s; b++) {
+      if (scratch[k + b] !== page[o + b]) {
+        changed = true;
+        scratch[k + b] = page[o + b]!;
+      }
+    }
+  }
+  return changed ? newRecord(store, layout, scratch, 0) : id;
+}
+
+/**
+ * The first `count` nodes of level `depth` below `root` (as `collectLevel`),
+ * except that a pair at the level above stands for both its positions:
+ * out[2i] = out[2i + 1] = the pair's id (readers copy its bytes whole; a
+ * pair at out[count - 1] alone means a record past the end). Null when
+ * another wide leaf covers part of the level.
+ * Nothing is created.
+ */
+export function collectPaired(store: StoreCore, root: NodeId, depth: number, count: number): NodeId[] | null {
+  const out = new Array<NodeId>(count);
+  if (count === 0) return out;
+  return walk(store, root, depth, 0, count, out) ? out : null;
+}
+
+function walk(store: StoreCore, node: NodeId, depth: number, base: number, count: number, out: NodeId[]): boolean {
+  if (base >= count) return true;
+  if (depth === 0) {
+    out[base] = node;
+    return true;
+  }
+  const kind = node & 15;
+  if (kind === KIND_ZERO) {
+    if (node >>> 4 < depth) throw new CoreError('NOT_BRANCH', `a zero subtree of depth ${node >>> 4} sits at a level of depth ${depth}`);
+    const child = ((node >>> 4) - depth) << 4;
+    const end = Math.min(count, base + 2 ** depth);
+    for (let i = base; i < end; i++) out[i] = child;
+    return true;
+  }
+  if (kind === KIND_BRANCH) {
+    const half = 2 ** (depth - 1);
+    return walk(store, store.leftOf(node), depth - 1, base, count, out) && walk(store, store.rightOf(node), depth - 1, base + half, count, out);
+  }
+  if (depth === 1 && pairLayout(node) !== undefined) {
+    out[base] = node;
+    if (base + 1 < count) out[base + 1] = node;
+    return true;
+  }
+  if (KIND_DEPTH[kind] !== 0) return false;
+  throw new CoreError('NOT_BRANCH', `expected a branch of depth ${depth}, found a ${kindName(kind)}`);
+}

@@ -131,3 +131,31 @@ describe('views in a synchronous build → root → dispose loop', () => {
     expect(store.stats().nodes).toBe(0);
   });
 });
+
+describe('replaced child views', () => {
+  it('a set over a cached or written child view disposes that view at the commit: no version of it stays live', () => {
+    // `view` replaces child views it has cached or written; `plain` makes the same writes directly. Same nodes, commit after commit.
+    const store = new NodeStore();
+    const plainStore = new NodeStore();
+    const view = Validators.toView(validators(8, 0), store);
+    const plain = Validators.toView(validators(8, 0), plainStore);
+    for (let round = 1; round <= 20; round++) {
+      const [a, b] = validators(8, round);
+      // A child read and written, then the element replaced wholesale …
+      view.get(3).effective_balance = BigInt(round);
+      view.set(3, a!);
+      // … and a pushed child replaced before any commit.
+      view.push(b!);
+      view.set(view.length - 1, a!);
+      // A replaced child stays usable until the commit, as every child does.
+      expect(view.get(3).slashed).toBe(false);
+      plain.set(3, a!);
+      plain.push(a!);
+      expect(toHex(view.hashTreeRoot())).toBe(toHex(plain.hashTreeRoot()));
+      expect(store.stats().nodes).toBe(plainStore.stats().nodes);
+    }
+    view.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+});

@@ -11,7 +11,9 @@
  *
  * Invariants: a pending value differs from the committed one (equal writes
  * clear it); an element replaced wholesale whose root equals the old one
- * keeps the old node, so no-op writes keep the root node id.
+ * keeps the old node, so no-op writes keep the root node id; every child
+ * view this view made — cached, written, or replaced by a later `set` — is
+ * disposed at the next commit (or dispose), so none keeps a version alive.
  * @module
  */
 import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
@@ -37,6 +39,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   /** Children written since the last commit, by index (kept even after the cache is cleared). */
   readonly #dirtyChildren = new Map<number, { view: TreeView<E>; base: NodeId }>();
   readonly #pending = new Map<number, E>();
+  /** Child views replaced since the last commit (a `set` over a cached child): disposed with the others at commit. */
+  readonly #replacedViews: TreeView<E>[] = [];
 
   constructor(type: SszType<E[]>, tree: Tree, elem: SszType<E>, limit: number, isList: boolean, depth: number, length: number) {
     super(type, tree);
@@ -134,6 +138,12 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
    * write wins).
    */
   #adopt(i: number, entry: { view: TreeView<E>; base: NodeId }): void {
+    // A cached child being replaced stays usable until the commit (as every child does), then is disposed:
+    // dropped from the maps without that, its tree would hold its version's nodes for good.
+    const cached = this.#children.get(i)?.view;
+    const written = this.#dirtyChildren.get(i)?.view;
+    if (cached !== undefined && cached !== entry.view) this.#replacedViews.push(cached);
+    if (written !== undefined && written !== entry.view && written !== cached) this.#replacedViews.push(written);
     this.#children.set(i, entry);
     entry.view._notify = () => {
       this.#dirtyChildren.set(i, entry);
@@ -187,7 +197,9 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   override _disposeChildren(): void {
     for (const child of this.#children.values()) child.view.dispose();
     for (const child of this.#dirtyChildren.values()) child.view.dispose();
+    for (const view of this.#replacedViews) view.dispose();
     this.#children.clear();
+    this.#replacedViews.length = 0;
   }
 
   _respawn(tree: Tree): this {

@@ -158,4 +158,27 @@ describe('replaced child views', () => {
     store.collect();
     expect(store.stats().nodes).toBe(0);
   });
+
+  it('a field write over a cached child view disposes that view at the commit (and a stale handle says so)', () => {
+    const store = new NodeStore();
+    const plainStore = new NodeStore();
+    const start = { slot: 0n, validators: validators(4, 0), balances: BigUint64Array.of(1n, 2n, 3n) };
+    const view = State.toView(start, store);
+    const plain = State.toView(start, plainStore);
+    for (let round = 1; round <= 10; round++) {
+      const balances = BigUint64Array.from({ length: 3 + round }, (_, i) => BigInt(round * 100 + i));
+      const old = view.balances; // cached, then replaced twice before the commit
+      old.set(0, 7n);
+      view.setField('balances', BigUint64Array.of(5n));
+      view.setField('balances', balances);
+      expect(old.get(0)).toBe(7n); // usable until the commit
+      plain.setField('balances', balances);
+      expect(toHex(view.hashTreeRoot())).toBe(toHex(plain.hashTreeRoot()));
+      expect(store.stats().nodes).toBe(plainStore.stats().nodes);
+      expect(() => old.get(0)).toThrow(expect.objectContaining({ code: 'STALE_VIEW' }));
+    }
+    view.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
 });

@@ -8,7 +8,8 @@
  * Invariants: a value field's pending write is always different from the
  * committed value (an equal write clears it); a child view's changes reach
  * this container only at `_flush`, children first, then one sorted
- * `setNodesAtDepth` over all changed fields.
+ * `setNodesAtDepth` over all changed fields; a child view replaced by a
+ * field write is disposed at the next commit (or dispose).
  * @module
  */
 import type { NodeId, NodeStore, Tree } from '@ssztree/core';
@@ -42,6 +43,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** @internal Child views of navigable fields. */ _children: (TreeView<unknown> | undefined)[];
   /** @internal Fields replaced wholesale (their new node may equal the old one). */ _replaced: boolean[];
   /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ _bases: NodeId[];
+  /** @internal Child views replaced by a field write since the last commit: disposed at the commit (nothing else would). */ _retired: TreeView<unknown>[] = [];
 
   constructor(type: ContainerType<F>, tree: Tree, fields: readonly FieldSlot[], depth: number) {
     super(type, tree);
@@ -112,6 +114,8 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
         child = f.type.toView(value, this._tree.store);
       }
       child._notify = () => this._markDirty();
+      const old = this._children[i];
+      if (old !== undefined && old !== child) this._retired.push(old);
       this._children[i] = child;
       this._replaced[i] = true;
       this._bases[i] = -1;
@@ -141,6 +145,11 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     let indices: number[] | null = null;
     let nodes: NodeId[] | null = null;
     let replaced: boolean[] | null = null;
+    if (this._retired.length > 0) {
+      // Replaced field views stay usable until this commit, as list children do; then their versions go.
+      for (const view of this._retired) view.dispose();
+      this._retired.length = 0;
+    }
     if (this._flushCompact()) return;
     for (let i = 0; i < fields.length; i++) {
       let node: NodeId;
@@ -218,6 +227,8 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
 
   override _disposeChildren(): void {
     for (const child of this._children) child?.dispose();
+    for (const view of this._retired) view.dispose();
+    this._retired.length = 0;
   }
 
   _respawn(tree: Tree): this {

@@ -59,6 +59,19 @@ const BULK_MIN_PAGES = 64;
 const BULK_NUMERATOR = 3;
 const BULK_DENOMINATOR = 4;
 
+/** Slabs larger than this are not kept by a view between commits (one spare is kept process-wide, below). */
+const SLAB_KEEP_BYTES = 1 << 20;
+
+/**
+ * The last large slab a view let go of, with its `orig` twin, for the next
+ * view that grows past SLAB_KEEP_BYTES: an epoch dirties every page of
+ * the balances (8 MiB at 2^20), and growing a fresh slab and twin by
+ * doubling each time allocated ~32 MiB of new ArrayBuffers per epoch, whose
+ * external-memory pressure set off full GCs during the next commits. One
+ * spare bounds what is retained to one epoch's pages per process, not per view.
+ */
+let spare: { slab: Uint8Array; orig: Int32Array } | null = null;
+
 /** Positions in a flush's sort key below this bit; pages above 2^31 fall back to a comparator sort. */
 const KEY_POSITIONS = 2 ** 21;
 
@@ -271,13 +284,24 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   #allocPage(): number {
     if (this.#top + this.#pageBytes > this.#slab.length) {
-      const bigger = new Uint8Array(this.#slab.length * 2);
-      bigger.set(this.#slab);
+      const size = this.#slab.length * 2;
+      let bigger: Uint8Array;
+      let orig: Int32Array;
+      if (size > SLAB_KEEP_BYTES && spare !== null && spare.slab.length >= size) {
+        // Only [0, top) is live: the spare's stale bytes past it are never read before being written.
+        ({ slab: bigger, orig } = spare);
+        spare = null;
+        bigger.set(this.#slab.subarray(0, this.#top));
+        orig.set(this.#orig.subarray(0, this.#top >>> 2));
+      } else {
+        bigger = new Uint8Array(size);
+        bigger.set(this.#slab);
+        orig = new Int32Array(size >>> 2);
+        orig.set(this.#orig);
+      }
       this.#slab = bigger;
       this.#dv = new DataView(bigger.buffer);
       this.#words = new Int32Array(bigger.buffer);
-      const orig = new Int32Array(this.#words.length);
-      orig.set(this.#orig);
       this.#orig = orig;
     }
     const at = this.#top;
@@ -385,15 +409,16 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     table.fill(0, pages);
   }
 
-  /** Drops the pending pages once they are in the tree (the slab is trimmed if an epoch grew it). */
+  /** Drops the pending pages once they are in the tree (a slab an epoch grew is trimmed, and kept as the spare). */
   #afterFlush(): void {
     this.#dirty.clear();
     this.#order.length = 0;
     this.#orderAt.length = 0;
     this.#lastPage = -1;
     this.#top = 0;
-    if (this.#slab.length > 1 << 20) {
-      this.#slab = new Uint8Array(this.#pageBytes * 8); // do not hold an epoch's worth of pages
+    if (this.#slab.length > SLAB_KEEP_BYTES) {
+      if (spare === null || spare.slab.length <= this.#slab.length) spare = { slab: this.#slab, orig: this.#orig };
+      this.#slab = new Uint8Array(this.#pageBytes * 8); // a view does not hold an epoch's worth of pages
       this.#dv = new DataView(this.#slab.buffer);
       this.#words = new Int32Array(this.#slab.buffer);
       this.#orig = new Int32Array(this.#words.length);

@@ -1,5 +1,5 @@
 /**
- * `fromPages` on its whole-level route (large contiguous builds with the
+ * Core `fromPages` on its whole-level route (large contiguous builds with the
  * hasher's worker pool on): the same roots, page ids and page bytes as with
  * the pool off and as merkleizing the bytes — also with a partial last page,
  * pages at contiguous offsets inside a larger slab, and a worker that dies
@@ -8,11 +8,13 @@
 import { configureThreads, merkleize, poolStats } from '@ssztree/hasher';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { crashWorkerOnNextJob } from '../../hasher/src/parallel/pool.js';
-import { NodeStore, Tree } from '../src/index.js';
-import { hex } from './helpers.js';
+import { NodeStore, Tree } from '@ssztree/core';
+// The fault-injection hook is not public API: reached in the hasher's sources, as test/browser does.
+import { crashWorkerOnNextJob } from '../../packages/hasher/src/parallel/pool.js';
 
 afterAll(() => configureThreads(0));
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 function bytes(n: number, seed: number): Uint8Array {
   const out = new Uint8Array(n);

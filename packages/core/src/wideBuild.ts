@@ -86,7 +86,7 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
     const slot = pageRuns[r]!;
     const len = pageRuns[r + 1]!;
     fillMeta(pool, slot, len, pageRc);
-    copyPages(pool, slot, len, source, first, pageBytes);
+    copyPages(pool, slot, len, data, offsets, first, pageBytes);
     if (levels === null) hashPages(store, pool, slot, len, innerDepth);
     if (ids !== undefined) for (let i = 0; i < len; i++) ids[first + i] = ((slot + i) << 4) | pool.kind;
     first += len;
@@ -201,10 +201,9 @@ function hashPageRoots(source: PageSource, start: number, count: number, innerDe
 const RUN_LEVEL_MIN = 64;
 
 /** Copies pages [first, first + len) of `source` into the data blocks of slots [slot, slot + len) (one data page). */
-function copyPages(pool: Pool, slot: number, len: number, source: PageSource, first: number, pageBytes: number): void {
+function copyPages(pool: Pool, slot: number, len: number, data: Uint8Array, offsets: ArrayLike<number> | undefined, first: number, pageBytes: number): void {
   const d8 = pool.d8[slot >>> pool.shift]!;
   const at = (slot & pool.mask) * pageBytes;
-  const { data, offsets } = source;
   if (offsets === undefined) {
     // Contiguous pages: one copy for the run, zeros past the end of the data (recycled slots hold old bytes).
     const from = first * pageBytes;

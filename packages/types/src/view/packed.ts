@@ -47,7 +47,8 @@ export function packedContents(store: NodeStore, chunks: Uint8Array, shape: Pack
   const { chunkDepth, pageDepth } = shape;
   if (pageDepth === 0 || chunks.length === 0) return store.fromChunks(chunks, chunkDepth);
   const count = Math.ceil(chunks.length / (32 << pageDepth));
-  return store.fromPages({ data: chunks }, count, pageDepth, chunkDepth - pageDepth);
+  // The same object shape as #flushBulk's source: one shape keeps core's bulk build optimised for both callers.
+  return store.fromPages({ data: chunks, offsets: undefined }, count, pageDepth, chunkDepth - pageDepth);
 }
 
 /**
@@ -389,19 +390,28 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #flushBulk(pages: number): void {
     const order = this.#order;
     const orderAt = this.#orderAt;
-    const offsets = new Int32Array(pages).fill(-1);
-    for (let k = 0; k < order.length; k++) offsets[order[k]!] = orderAt[k]!;
-    for (let p = 0; p < pages; p++) {
-      if (offsets[p]! >= 0) continue;
-      const at = this.#allocPage();
-      this.#loadCommitted(p, this.#words, at >>> 2);
-      offsets[p] = at;
+    const size = this.#pageBytes;
+    // Every page written, in order (an epoch's sweep): page p is at p·size in the slab, which is then
+    // passed as plain contiguous bytes, as packedContents passes a list's — the same path through core.
+    let inOrder = order.length === pages;
+    for (let k = 0; k < order.length && inOrder; k++) inOrder = order[k] === k && orderAt[k] === k * size;
+    let offsets: Int32Array | undefined;
+    if (!inOrder) {
+      offsets = new Int32Array(pages).fill(-1);
+      for (let k = 0; k < order.length; k++) offsets[order[k]!] = orderAt[k]!;
+      for (let p = 0; p < pages; p++) {
+        if (offsets[p]! >= 0) continue;
+        const at = this.#allocPage();
+        this.#loadCommitted(p, this.#words, at >>> 2);
+        offsets[p] = at;
+      }
     }
     this.#readPage = -1;
     const store = this._tree.store;
     const ids = new Int32Array(pages);
     const { chunkDepth, pageDepth } = this.#shape;
-    const contents = store.fromPages({ data: this.#slab, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
+    const data = inOrder ? this.#slab.subarray(0, pages * size) : this.#slab;
+    const contents = store.fromPages({ data, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
     this._tree.rootNode = this.#isList ? store.withLength(contents, this.#length) : contents;
     this.#committedLength = this.#length;
     const table = this.#table(pages - 1);

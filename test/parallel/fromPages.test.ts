@@ -63,6 +63,25 @@ describe('fromPages, whole levels with the worker pool', () => {
     }
   });
 
+  it('pages past the end of the data are zero pages, pool off and on', () => {
+    for (const threads of [0, 1]) {
+      configureThreads(threads);
+      const store = new NodeStore();
+      const count = 4096 + 77;
+      const data = bytes(100 * 256 + 64, 4); // 100 pages, a partial one, then 3972 zero pages
+      const { tree, ids } = build(store, data, 0, count, false, 13);
+      expect(hex(tree.root)).toBe(expected(data, 13));
+      const partial = new Uint8Array(256);
+      partial.set(data.subarray(100 * 256));
+      expect(store.wideChunks(ids[100]!)).toEqual(partial);
+      expect(store.wideChunks(ids[count - 1]!)).toEqual(new Uint8Array(256));
+      expect(hex(store.hash(ids[count - 1]!))).toBe(hex(merkleize(new Uint8Array(256))));
+      tree.dispose();
+      store.collect();
+      expect(store.stats().nodes).toBe(0);
+    }
+  });
+
   it('shares the page folds with a worker, and survives one dying mid-build', () => {
     configureThreads(1);
     const store = new NodeStore();

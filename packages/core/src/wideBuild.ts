@@ -192,9 +192,16 @@ function hashPageRoots(data: Uint8Array, start: number, count: number, innerDept
   const whole = Math.min(count, Math.floor((data.length - start) / pageBytes));
   hashSubtreesInto(data.subarray(start, start + whole * pageBytes), innerDepth, roots.subarray(0, 32 * whole));
   if (whole === count) return;
-  const tail = new Uint8Array((count - whole) * pageBytes);
-  tail.set(data.subarray(start + whole * pageBytes));
-  hashSubtreesInto(tail, innerDepth, roots.subarray(32 * whole, 32 * count));
+  // A partial page is hashed from a zero-padded copy; pages past the end of the data are zero subtrees.
+  const rest = data.length - start - whole * pageBytes;
+  let next = whole;
+  if (rest > 0) {
+    const tail = new Uint8Array(pageBytes);
+    tail.set(data.subarray(start + whole * pageBytes));
+    hashSubtreesInto(tail, innerDepth, roots.subarray(32 * next, 32 * next + 32));
+    next++;
+  }
+  for (; next < count; next++) zeroHashInto(innerDepth, roots, 32 * next);
 }
 
 /** Levels with fewer parents than this are built node by node (see buildFromPages). */

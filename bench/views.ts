@@ -27,6 +27,9 @@
  * Usage: npm run bench:views -- [--rounds 5] [--warmup 1] [--state-rounds 3] [--write]
  *        [--only V1,V2,S1,M]  (just these rows; M = the memory rows; not with --write;
  *        block/epoch rows alone still build their state with S1, untimed)
+ *        [--threads N]  (our row process turns the hasher's worker pool on with N
+ *        workers, `configureThreads(N)`; default off. The peer and the memory rows
+ *        are unchanged.)
  */
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -43,7 +46,18 @@ import { fmt, pairedRatio, summarize } from './lib/stats.js';
 import { makeValidators as makeValidatorsOf, PeerValidator, prng, Validator, type ValidatorValue } from './lib/validator.js';
 
 setHasher(hashtreeHasher);
-configureThreads(0);
+/** `--threads N`: our row process (and the probe) hash with N pool workers; the parent, the peer and the memory rows stay off. */
+const THREADS = threadsArg();
+const ROLE = process.argv[2];
+configureThreads(ROLE === 'ours' || ROLE === 'probe' ? THREADS : 0);
+
+function threadsArg(): number {
+  const i = process.argv.indexOf('--threads');
+  if (i < 0) return 0;
+  const n = Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 0 || n > 64) throw new Error(`--threads: expected an integer in 0..64, got ${process.argv[i + 1]}`);
+  return n;
+}
 
 const NV = 2 ** 18;
 const NS = 2 ** 20;
@@ -276,7 +290,7 @@ async function main(): Promise<void> {
   const samples: Record<string, { ours: number[]; peer: number[] }> = {};
   for (const g of groups) {
     if (g.workloads.length === 0) continue;
-    const ours = new RowProcess(script, 'ours', ['--max-old-space-size=8192']);
+    const ours = new RowProcess(script, 'ours', ['--max-old-space-size=8192'], ['--threads', String(THREADS)]);
     const peer = new RowProcess(script, 'peer', ['--max-old-space-size=8192']);
     try {
       for (let round = 0; round < warmup + g.rounds; round++) {
@@ -305,10 +319,10 @@ async function main(): Promise<void> {
   }
 
   const lines: string[] = [];
-  const flags = only !== undefined ? ` --only ${only.join(',')}` : ' --write';
+  const flags = (only !== undefined ? ` --only ${only.join(',')}` : ' --write') + (THREADS > 0 ? ` --threads ${THREADS}` : '');
   lines.push(`Command: \`npm run bench:views -- --rounds ${rounds} --warmup ${warmup} --state-rounds ${stateRounds}${flags}\` (${new Date().toISOString().slice(0, 10)}).`);
   lines.push(
-    `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (threads off), @chainsafe/ssz on hashtree; load average at the start of the report ${loadavg()[0]!.toFixed(1)} (the machine is shared).`,
+    `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (${THREADS > 0 ? `threads ${THREADS}` : 'threads off'}), @chainsafe/ssz on hashtree; load average at the start of the report ${loadavg()[0]!.toFixed(1)} (the machine is shared).`,
   );
   lines.push('');
   lines.push('| workload | @ssztree views ms (median, min–max) | @chainsafe/ssz ViewDU ms | speed-up (paired) |');
@@ -332,7 +346,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--write')) writeSection('Views', report);
 }
 
-const role = process.argv[2];
+const role = ROLE;
 if (role === 'ours') serve(oursSide());
 else if (role === 'peer') serve(peerSide());
 else if (role === 'probe') {

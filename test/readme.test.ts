@@ -2,7 +2,7 @@
  * The README's API tour, statement by statement, with what its comments
  * promise asserted — so the documented examples cannot drift from the code.
  */
-import { digest64, hashInto, hashPair, merkleize, mixInLength, zeroHash } from '@ssztree/hasher';
+import { digest64, hashInto, hashPair, hashSubtreesInto, merkleize, mixInLength, zeroHash } from '@ssztree/hasher';
 import { byteVector, container, SszError, uint64, verifyProof, type ValueOf } from '@ssztree/types';
 import { mainnet } from '@ssztree/types/consensus';
 import { applyPatches, produce } from '@ssztree/types/immer';
@@ -22,6 +22,11 @@ describe('README: @ssztree/hasher tour', () => {
     hashInto(layer, next);
     hashInto(layer, layer.subarray(0, layer.length / 2));
     expect(layer.subarray(0, 128)).toEqual(next);
+    const pages = new Uint8Array(256 * 2).fill(5);
+    const pageRoots = new Uint8Array(32 * 2);
+    hashSubtreesInto(pages, 3, pageRoots);
+    expect(pageRoots.subarray(0, 32)).toEqual(merkleize(pages.subarray(0, 256)));
+    expect(pageRoots.subarray(32)).toEqual(merkleize(pages.subarray(256)));
     expect(merkleize(new Uint8Array(0), 2n ** 40n)).toEqual(zeroHash(40));
     expect(mixInLength(zeroHash(40), 0)).toHaveLength(32);
   });

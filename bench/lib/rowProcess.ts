@@ -20,8 +20,8 @@ export class RowProcess {
   private readonly child: ChildProcess;
   private pending: ((reply: RunReply) => void) | undefined;
 
-  constructor(script: string, row: string, extraExecArgv: readonly string[] = []) {
-    this.child = fork(script, [row], {
+  constructor(script: string, row: string, extraExecArgv: readonly string[] = [], extraArgs: readonly string[] = []) {
+    this.child = fork(script, [row, ...extraArgs], {
       execArgv: ['--import', 'tsx', '--conditions=source', ...extraExecArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

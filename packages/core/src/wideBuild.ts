@@ -4,20 +4,28 @@
  * rest zero, hashed as it is built.
  *
  * This is the page-level twin of `buildFromChunks`: the pages are allocated
- * as runs of consecutive slots of their wide pool (`Pool.allocRuns`), their
- * data copied in and their roots hashed run by run (first fold straight
- * from the data page, the last fold straight into the pool's hash page), and
- * the branch levels above are allocated, linked and hashed run by run too —
- * no pending lists, no per-node navigation, no gather into staging. Packed
- * views use it when a commit rewrites most pages of a list (an epoch's
- * balances) and to build packed lists from bytes.
+ * as runs of consecutive slots of their wide pool (`Pool.allocRuns`) and
+ * their data copied in, and the branch levels above are allocated and
+ * linked run by run — no pending lists, no per-node navigation. Hashing
+ * takes one of two routes:
+ * - with the worker pool on, a large build whose pages lie back to back in
+ *   the source (an epoch's balances written in order, a list from bytes)
+ *   hashes whole levels: all page roots in one `hashSubtreesInto` straight
+ *   from the source, then each wide branch level in one `hashInto` over a
+ *   contiguous buffer, the hashes copied into the nodes' slots. Calls that
+ *   large are what the hasher's worker pool shares (a pool page run, 1024
+ *   pages, is below its threshold);
+ * - otherwise run by run (first fold straight from the data page, the last
+ *   straight into the pool's hash page, branches from hash page to hash page).
+ * Both give the same bytes. Packed views use it when a commit rewrites most
+ * pages of a list (an epoch's balances) and to build packed lists from bytes.
  *
  * Invariant (as in build.ts): every node returned is hashed (dh 0, not
  * pending), the pages' and branches' counts are their parent links, and the
  * returned root has no holder yet (the caller attaches or floats it).
  * @module
  */
-import { hashInto } from '@ssztree/hasher';
+import { hashInto, hashSubtreesInto, threadCount, zeroHashInto } from '@ssztree/hasher';
 import { fillMeta, hashedBranch, LevelHasher, linkLevel } from './build.js';
 import { CoreError } from './errors.js';
 import { checkDepth } from './gindex.js';
@@ -50,11 +58,15 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
   const { data, offsets } = source;
   if (!(data instanceof Uint8Array)) throw new CoreError('BAD_INPUT', 'pages: data must be a Uint8Array');
   if (!Number.isInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('INDEX_RANGE', `${count} pages do not fit in depth ${depth}`);
+  // Byte offset in `data` where the pages lie back to back, in order (-1: scattered).
+  let start = 0;
   if (offsets !== undefined) {
     if (offsets.length < count) throw new CoreError('BAD_INPUT', `${count} pages but ${offsets.length} offsets`);
+    start = count > 0 ? offsets[0]! : 0;
     for (let i = 0; i < count; i++) {
       const o = offsets[i]!;
       if (!Number.isInteger(o) || o < 0 || o + pageBytes > data.length) throw new CoreError('BAD_INPUT', `no ${pageBytes} bytes at offset ${o}`);
+      if (o !== start + i * pageBytes) start = -1;
     }
   } else if (data.length > count * pageBytes) {
     throw new CoreError('BAD_INPUT', `${data.length} bytes are more than ${count} pages of ${pageBytes}`);
@@ -64,6 +76,9 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
 
   const pool = store.pools[KIND_WIDE_BASE + innerDepth - 1]!;
   const pageRuns = pool.allocRuns(count);
+  // Contiguous pages of a large build are hashed level by level when the worker pool can share the levels (see LevelBuffer).
+  const levels = start >= 0 && count >= WHOLE_LEVELS_MIN && threadCount() > 0 ? new LevelBuffer(store, count) : null;
+  if (levels !== null) hashPageRoots(data, start, count, innerDepth, levels.hashes);
   // Pages are linked by the first run level (count 1); the top levels reset this (see below).
   const pageRc = 1;
   let first = 0;
@@ -71,11 +86,12 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
     const slot = pageRuns[r]!;
     const len = pageRuns[r + 1]!;
     fillMeta(pool, slot, len, pageRc);
-    copyPages(pool, slot, len, source, first, pageBytes);
-    hashPages(store, pool, slot, len, innerDepth);
+    copyPages(pool, slot, len, data, offsets, first, pageBytes);
+    if (levels === null) hashPages(store, pool, slot, len, innerDepth);
     if (ids !== undefined) for (let i = 0; i < len; i++) ids[first + i] = ((slot + i) << 4) | pool.kind;
     first += len;
   }
+  if (levels !== null) levels.place(pool, pageRuns);
   // The page roots sit in runs like leaves do: the wide branch levels are built as in buildFromChunks.
   let childPool: Pool = pool;
   let runs = pageRuns;
@@ -84,7 +100,12 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
   for (; n >>> 1 >= RUN_LEVEL_MIN; level++) {
     const parentRuns = store.branches.allocRuns((n + 1) >>> 1);
     linkLevel(store, childPool, runs, n, parentRuns, level + innerDepth);
-    new LevelHasher(childPool, runs, n, store.branches, parentRuns, level + innerDepth).step(Number.MAX_SAFE_INTEGER, true);
+    if (levels !== null) {
+      levels.up(n, level + innerDepth);
+      levels.place(store.branches, parentRuns);
+    } else {
+      new LevelHasher(childPool, runs, n, store.branches, parentRuns, level + innerDepth).step(Number.MAX_SAFE_INTEGER, true);
+    }
     childPool = store.branches;
     runs = parentRuns;
     n = (n + 1) >>> 1;
@@ -109,14 +130,87 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
   return root;
 }
 
+/**
+ * Fewest pages hashed level by level in one buffer rather than run by run
+ * (with the worker pool on): from here the page folds are large enough
+ * (2^13 messages) for the pool to take a share. With the pool off the run
+ * by run route stays: it hashes each run from the data page it has just
+ * copied (still in cache), where the level route reads the source a second
+ * time — measured no faster single-threaded on an epoch (2^15 pages), up
+ * to ~1.5 ms slower.
+ */
+const WHOLE_LEVELS_MIN = 1 << 11;
+
+/**
+ * One level's hashes of a large build, back to back in the store's staging
+ * (page roots first, then each branch level in place over the one below), so
+ * that each level is one `hashInto` call the worker pool can share instead
+ * of one call per pool page run. `place` copies a level into its nodes'
+ * hash slots.
+ */
+class LevelBuffer {
+  readonly hashes: Uint8Array;
+
+  constructor(store: NodeStore, count: number) {
+    const bytes = 32 * (count + 1);
+    if (store.staging.byteLength < bytes) {
+      let size = store.staging.byteLength;
+      while (size < bytes) size *= 2;
+      store.staging = new Uint8Array(size);
+    }
+    this.hashes = store.staging.subarray(0, bytes);
+  }
+
+  /** Hashes the level of `n` nodes at `level` (an odd last one paired with the zero subtree) into its parents, in place. */
+  up(n: number, level: number): void {
+    const h = this.hashes;
+    if ((n & 1) === 1) zeroHashInto(level, h, 32 * n);
+    const parents = (n + 1) >>> 1;
+    hashInto(h.subarray(0, 64 * parents), h.subarray(0, 32 * parents));
+  }
+
+  /** Copies the current level's hashes into the hash slots of `runs` of `pool`, in order. */
+  place(pool: Pool, runs: number[]): void {
+    for (let r = 0, at = 0; r < runs.length; r += 2) {
+      const slot = runs[r]!;
+      const len = runs[r + 1]!;
+      const off = (slot & pool.mask) << 5;
+      pool.h8[slot >>> pool.shift]!.set(this.hashes.subarray(at, at + 32 * len), off);
+      at += 32 * len;
+    }
+  }
+}
+
+/**
+ * Writes the roots of `count` contiguous pages (from byte `start` of
+ * `data`) to `roots`: the whole pages in one `hashSubtreesInto` straight from
+ * the source (shared with the worker pool when on), a partial tail through
+ * a zero-padded copy.
+ */
+function hashPageRoots(data: Uint8Array, start: number, count: number, innerDepth: number, roots: Uint8Array): void {
+  const pageBytes = 32 << innerDepth;
+  const whole = Math.min(count, Math.floor((data.length - start) / pageBytes));
+  hashSubtreesInto(data.subarray(start, start + whole * pageBytes), innerDepth, roots.subarray(0, 32 * whole));
+  if (whole === count) return;
+  // A partial page is hashed from a zero-padded copy; pages past the end of the data are zero subtrees.
+  const rest = data.length - start - whole * pageBytes;
+  let next = whole;
+  if (rest > 0) {
+    const tail = new Uint8Array(pageBytes);
+    tail.set(data.subarray(start + whole * pageBytes));
+    hashSubtreesInto(tail, innerDepth, roots.subarray(32 * next, 32 * next + 32));
+    next++;
+  }
+  for (; next < count; next++) zeroHashInto(innerDepth, roots, 32 * next);
+}
+
 /** Levels with fewer parents than this are built node by node (see buildFromPages). */
 const RUN_LEVEL_MIN = 64;
 
 /** Copies pages [first, first + len) of `source` into the data blocks of slots [slot, slot + len) (one data page). */
-function copyPages(pool: Pool, slot: number, len: number, source: PageSource, first: number, pageBytes: number): void {
+function copyPages(pool: Pool, slot: number, len: number, data: Uint8Array, offsets: ArrayLike<number> | undefined, first: number, pageBytes: number): void {
   const d8 = pool.d8[slot >>> pool.shift]!;
   const at = (slot & pool.mask) * pageBytes;
-  const { data, offsets } = source;
   if (offsets === undefined) {
     // Contiguous pages: one copy for the run, zeros past the end of the data (recycled slots hold old bytes).
     const from = first * pageBytes;

@@ -11,5 +11,6 @@ export { digest64, hashInto, hashIntoAsync, hashPair, hashPairInto } from './has
 export { configureThreads, defaultThreadCount, poolStats, threadCount, type PoolStats } from './parallel/pool.js';
 export { configureWorkerUrl } from './parallel/browserApi.js';
 export { depthForLimit, merkleize, mixInLength } from './merkleize.js';
+export { hashSubtreesInto, MAX_SUBTREE_HEIGHT } from './subtrees.js';
 export { getBackend, getHasher, hasherNotice, initHasher, listHashers, setHasher, type HasherInfo } from './registry.js';
 export { MAX_DEPTH, zeroHash, zeroHashInto } from './zeroHashes.js';

@@ -7,6 +7,7 @@
  * given back once the views and trees are dropped.
  */
 import { NodeStore } from '@ssztree/core';
+import { configureThreads } from '@ssztree/hasher';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { list, toHex, uint16, uint64, vector } from '../src/index.js';
@@ -56,6 +57,40 @@ describe('packed bulk commit', () => {
     store.collect();
     expect(store.stats().nodes).toBe(baseline);
     expect(store.stats().pending).toBe(0);
+  });
+
+  it('epoch-sized rewrites across two views (a slab over 1 MiB handed from view to view as the spare), with the pool off and on', () => {
+    for (const threads of [0, 1]) {
+      configureThreads(threads);
+      const store = new NodeStore();
+      const n = 20_000; // 5000 pages: an all-pages slab (2 MiB) is over the 1 MiB a view keeps
+      const models = [0, 1].map((v) => Array.from({ length: n }, (_, i) => value(i, v)));
+      const views = models.map((m) => Balances.toView(uint64._arrayFrom(m), store));
+      const kept: { tree: ReturnType<(typeof views)[0]['commit']>; root: string }[] = [];
+      for (let round = 1; round <= 4; round++) {
+        views.forEach((view, v) => {
+          const model = models[v]!;
+          // Odd rounds write in order (contiguous pages), even rounds from both ends (scattered), view 1 a page short of all.
+          for (let k = 0; k < n; k++) {
+            const i = round % 2 === 1 ? k : k % 2 === 0 ? k >>> 1 : n - 1 - (k >>> 1);
+            if (v === 1 && i >>> 2 === 17) continue;
+            model[i] = value(i, 10 * round + v);
+            view.set(i, model[i]!);
+          }
+          const tree = view.commit();
+          kept.push({ tree, root: toHex(tree.root) });
+          expect(toHex(tree.root)).toBe(toHex(Balances.hashTreeRoot(uint64._arrayFrom(model))));
+          for (let i = 0; i < n; i += 997) expect(view.get(i)).toBe(model[i]);
+        });
+      }
+      for (const k of kept) expect(toHex(k.tree.root)).toBe(k.root);
+      for (const k of kept) k.tree.dispose();
+      for (const view of views) view.dispose();
+      store.collect();
+      expect(store.stats().nodes).toBe(0);
+      expect(store.stats().pending).toBe(0);
+    }
+    configureThreads(0);
   });
 
   it('pushes that add pages along with a full rewrite', () => {

@@ -119,7 +119,8 @@ function finishLayer(backend: HasherBackend, w: PoolWorker, done: boolean, outpu
  * Folds `blocks` consecutive subtrees of 2^height chunks each (from `chunks`)
  * to their roots, written to `roots` (32 bytes each), across the pool and the
  * main thread; `foldOnMain(first, count)` folds blocks on the main thread.
- * Returns false (having done nothing) when the pool does not take the work.
+ * Returns false (having done nothing) when the pool does not take the work
+ * (off, no ready worker, or fewer than `minBlocks` blocks).
  */
 export function parallelFoldBlocks(
   backend: HasherBackend,
@@ -128,8 +129,9 @@ export function parallelFoldBlocks(
   height: number,
   roots: Uint8Array,
   foldOnMain: (first: number, count: number) => void,
+  minBlocks = 2,
 ): boolean {
-  const p = plan(backend, blocks, 2);
+  const p = plan(backend, blocks, minBlocks);
   if (p === undefined) return false;
   const { workers: ws, mainCount, perWorker } = p;
   const blockBytes = 32 << height;

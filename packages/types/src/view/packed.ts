@@ -47,7 +47,8 @@ export function packedContents(store: NodeStore, chunks: Uint8Array, shape: Pack
   const { chunkDepth, pageDepth } = shape;
   if (pageDepth === 0 || chunks.length === 0) return store.fromChunks(chunks, chunkDepth);
   const count = Math.ceil(chunks.length / (32 << pageDepth));
-  return store.fromPages({ data: chunks }, count, pageDepth, chunkDepth - pageDepth);
+  // The same object shape as #flushBulk's source: one shape keeps core's bulk build optimised for both callers.
+  return store.fromPages({ data: chunks, offsets: undefined }, count, pageDepth, chunkDepth - pageDepth);
 }
 
 /**
@@ -58,6 +59,19 @@ export function packedContents(store: NodeStore, chunks: Uint8Array, shape: Pack
 const BULK_MIN_PAGES = 64;
 const BULK_NUMERATOR = 3;
 const BULK_DENOMINATOR = 4;
+
+/** Slabs larger than this are not kept by a view between commits (one spare is kept process-wide, below). */
+const SLAB_KEEP_BYTES = 1 << 20;
+
+/**
+ * The last large slab a view let go of, with its `orig` twin, for the next
+ * view that grows past SLAB_KEEP_BYTES: an epoch dirties every page of
+ * the balances (8 MiB at 2^20), and growing a fresh slab and twin by
+ * doubling each time allocated ~32 MiB of new ArrayBuffers per epoch, whose
+ * external-memory pressure set off full GCs during the next commits. One
+ * spare bounds what is retained to one epoch's pages per process, not per view.
+ */
+let spare: { slab: Uint8Array; orig: Int32Array } | null = null;
 
 /** Positions in a flush's sort key below this bit; pages above 2^31 fall back to a comparator sort. */
 const KEY_POSITIONS = 2 ** 21;
@@ -271,13 +285,24 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   #allocPage(): number {
     if (this.#top + this.#pageBytes > this.#slab.length) {
-      const bigger = new Uint8Array(this.#slab.length * 2);
-      bigger.set(this.#slab);
+      const size = this.#slab.length * 2;
+      let bigger: Uint8Array;
+      let orig: Int32Array;
+      if (size > SLAB_KEEP_BYTES && spare !== null && spare.slab.length >= size) {
+        // Only [0, top) is live: the spare's stale bytes past it are never read before being written.
+        ({ slab: bigger, orig } = spare);
+        spare = null;
+        bigger.set(this.#slab.subarray(0, this.#top));
+        orig.set(this.#orig.subarray(0, this.#top >>> 2));
+      } else {
+        bigger = new Uint8Array(size);
+        bigger.set(this.#slab);
+        orig = new Int32Array(size >>> 2);
+        orig.set(this.#orig);
+      }
       this.#slab = bigger;
       this.#dv = new DataView(bigger.buffer);
       this.#words = new Int32Array(bigger.buffer);
-      const orig = new Int32Array(this.#words.length);
-      orig.set(this.#orig);
       this.#orig = orig;
     }
     const at = this.#top;
@@ -365,19 +390,28 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #flushBulk(pages: number): void {
     const order = this.#order;
     const orderAt = this.#orderAt;
-    const offsets = new Int32Array(pages).fill(-1);
-    for (let k = 0; k < order.length; k++) offsets[order[k]!] = orderAt[k]!;
-    for (let p = 0; p < pages; p++) {
-      if (offsets[p]! >= 0) continue;
-      const at = this.#allocPage();
-      this.#loadCommitted(p, this.#words, at >>> 2);
-      offsets[p] = at;
+    const size = this.#pageBytes;
+    // Every page written, in order (an epoch's sweep): page p is at p·size in the slab, which is then
+    // passed as plain contiguous bytes, as packedContents passes a list's — the same path through core.
+    let inOrder = order.length === pages;
+    for (let k = 0; k < order.length && inOrder; k++) inOrder = order[k] === k && orderAt[k] === k * size;
+    let offsets: Int32Array | undefined;
+    if (!inOrder) {
+      offsets = new Int32Array(pages).fill(-1);
+      for (let k = 0; k < order.length; k++) offsets[order[k]!] = orderAt[k]!;
+      for (let p = 0; p < pages; p++) {
+        if (offsets[p]! >= 0) continue;
+        const at = this.#allocPage();
+        this.#loadCommitted(p, this.#words, at >>> 2);
+        offsets[p] = at;
+      }
     }
     this.#readPage = -1;
     const store = this._tree.store;
     const ids = new Int32Array(pages);
     const { chunkDepth, pageDepth } = this.#shape;
-    const contents = store.fromPages({ data: this.#slab, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
+    const data = inOrder ? this.#slab.subarray(0, pages * size) : this.#slab;
+    const contents = store.fromPages({ data, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
     this._tree.rootNode = this.#isList ? store.withLength(contents, this.#length) : contents;
     this.#committedLength = this.#length;
     const table = this.#table(pages - 1);
@@ -385,15 +419,16 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     table.fill(0, pages);
   }
 
-  /** Drops the pending pages once they are in the tree (the slab is trimmed if an epoch grew it). */
+  /** Drops the pending pages once they are in the tree (a slab an epoch grew is trimmed, and kept as the spare). */
   #afterFlush(): void {
     this.#dirty.clear();
     this.#order.length = 0;
     this.#orderAt.length = 0;
     this.#lastPage = -1;
     this.#top = 0;
-    if (this.#slab.length > 1 << 20) {
-      this.#slab = new Uint8Array(this.#pageBytes * 8); // do not hold an epoch's worth of pages
+    if (this.#slab.length > SLAB_KEEP_BYTES) {
+      if (spare === null || spare.slab.length <= this.#slab.length) spare = { slab: this.#slab, orig: this.#orig };
+      this.#slab = new Uint8Array(this.#pageBytes * 8); // a view does not hold an epoch's worth of pages
       this.#dv = new DataView(this.#slab.buffer);
       this.#words = new Int32Array(this.#slab.buffer);
       this.#orig = new Int32Array(this.#words.length);

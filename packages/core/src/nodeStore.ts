@@ -20,7 +20,6 @@ import { createMultiproof, createSingleProof, type Multiproof, type SingleProof 
 import { StoreCore } from './store.js';
 import { collectLevel, copyLevelBytes, copyWide } from './read.js';
 import { buildPairTree, buildRecordTree, type RecordFill } from './recordBuild.js';
-import { collectPaired } from './recordPairs.js';
 import { copyRecordBytes, createRecord, createRecordRows, layoutOf } from './records.js';
 import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
 import { buildFromPages, type PageSource } from './wideBuild.js';
@@ -150,7 +149,7 @@ export class NodeStore extends StoreCore {
     this.check(root);
     checkDepth(depth, 0, 53);
     if (!Number.isSafeInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('BAD_INPUT', `${count} nodes at depth ${depth}`);
-    return collectPaired(this, root, depth, count);
+    return collectLevel(this, root, depth, count, true);
   }
 
   /** How many base records `id` holds as a record pair (2), or 0 for any other node. */

@@ -268,19 +268,17 @@ export class Pool {
   }
 
   /**
-   * Drops stale and duplicate entries from the free stack. An entry in a
-   * page with no recyclable slot is stale without a look at its meta row
+   * Drops stale and duplicate entries from the free stack. Entries of pages
+   * with no recyclable slot go first, without a look at their meta rows
    * (after a bulk build took whole pages, that is nearly every entry, and
    * the per-page count is one small array instead of a cache miss each).
    */
   private compactFree(): void {
+    this.dropTakenPages();
     const items = this.free.items;
-    const freeInPage = this.freeInPage;
-    const shift = this.shift;
     let k = 0;
     for (let i = 0; i < this.free.length; i++) {
       const slot = items[i]!;
-      if (freeInPage[slot >>> shift] === 0) continue;
       if (this.state(slot) === FLAG_FREE) {
         this.setState(slot, FLAG_FREE | FLAG_SEEN);
         items[k++] = slot;

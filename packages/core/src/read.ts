@@ -12,6 +12,7 @@
  */
 import { CoreError } from './errors.js';
 import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, type NodeId } from './ids.js';
+import { pairLayout } from './recordPairs.js';
 import type { StoreCore } from './store.js';
 import { block, wideDepth } from './wide.js';
 
@@ -106,15 +107,19 @@ function copyBytes(store: StoreCore, node: NodeId, depth: number, pos: number, e
  * The first `count` nodes of level `depth` below `root`, left to right, in
  * one recursive walk (zero subtrees give zero ids of the right depth).
  * Returns null when a wide leaf covers part of the level: its inner nodes
- * are not stored, and making them is the checked API's job.
+ * are not stored, and making them is the checked API's job. With `paired`,
+ * a record pair (recordPairs.ts) one level above stands for both its
+ * positions instead: out[2i] = out[2i + 1] = the pair's id (a pair at
+ * out[count - 1] alone means a record past the end), for readers that copy
+ * a pair's bytes whole.
  */
-export function collectLevel(store: StoreCore, root: NodeId, depth: number, count: number): NodeId[] | null {
+export function collectLevel(store: StoreCore, root: NodeId, depth: number, count: number, paired = false): NodeId[] | null {
   const out: NodeId[] = new Array<NodeId>(count);
   if (count === 0) return out;
-  return walk(store, root, depth, 0, count, out) ? out : null;
+  return walk(store, root, depth, 0, count, out, paired) ? out : null;
 }
 
-function walk(store: StoreCore, node: NodeId, depth: number, base: number, count: number, out: NodeId[]): boolean {
+function walk(store: StoreCore, node: NodeId, depth: number, base: number, count: number, out: NodeId[], paired: boolean): boolean {
   if (base >= count) return true;
   if (depth === 0) {
     out[base] = node;
@@ -129,10 +134,15 @@ function walk(store: StoreCore, node: NodeId, depth: number, base: number, count
     for (let i = base; i < end; i++) out[i] = child;
     return true;
   }
+  if (paired && depth === 1 && pairLayout(node) !== undefined) {
+    out[base] = node;
+    if (base + 1 < count) out[base + 1] = node;
+    return true;
+  }
   if (wideDepth(node) !== 0) return false;
   if (kind !== KIND_BRANCH) throw new CoreError('NOT_BRANCH', `expected a branch of depth ${depth}, found a ${kindName(kind)}`);
   const half = 2 ** (depth - 1);
-  return walk(store, store.leftOf(node), depth - 1, base, count, out) && walk(store, store.rightOf(node), depth - 1, base + half, count, out);
+  return walk(store, store.leftOf(node), depth - 1, base, count, out, paired) && walk(store, store.rightOf(node), depth - 1, base + half, count, out, paired);
 }
 
 /** Copies the chunks of wide leaf `id` (32·2^d bytes) to `out` at `offset`. */

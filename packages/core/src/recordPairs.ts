@@ -12,16 +12,15 @@
  * module makes those halves (`halfOf`, `expandPair`), rewrites pairs from
  * written halves (`pairWithHalves`), pairs two records written side by side
  * (`pairOfRecords`: where a branch over two base records would be made,
- * navigate.ts makes a pair, so pushes end up paired) and collects a level of elements where
- * pairs stand for two (`collectPaired`).
+ * navigate.ts makes a pair, so pushes end up paired). Reading a level of
+ * elements where pairs stand for two is read.ts's `collectLevel(…, paired)`.
  *
  * Invariants: a pair's bytes are its halves' bytes in order, so its root is
  * the branch root over its halves; writing the bytes already there returns
  * the same id; nothing here changes an existing node.
  * @module
  */
-import { CoreError } from './errors.js';
-import { KIND_BRANCH, KIND_DEPTH, KIND_ZERO, kindName, type NodeId } from './ids.js';
+import type { NodeId } from './ids.js';
 import { copyRecordBytes, layoutOf, newRecord, recordOffset, recordPage, type Layout } from './records.js';
 import type { StoreCore } from './store.js';
 
@@ -91,45 +90,4 @@ export function pairWithHalves(store: StoreCore, id: NodeId, layout: Layout, pos
     }
   }
   return changed ? newRecord(store, layout, scratch, 0) : id;
-}
-
-/**
- * The first `count` nodes of level `depth` below `root` (as `collectLevel`),
- * except that a pair at the level above stands for both its positions:
- * out[2i] = out[2i + 1] = the pair's id (readers copy its bytes whole; a
- * pair at out[count - 1] alone means a record past the end). Null when
- * another wide leaf covers part of the level.
- * Nothing is created.
- */
-export function collectPaired(store: StoreCore, root: NodeId, depth: number, count: number): NodeId[] | null {
-  const out = new Array<NodeId>(count);
-  if (count === 0) return out;
-  return walk(store, root, depth, 0, count, out) ? out : null;
-}
-
-function walk(store: StoreCore, node: NodeId, depth: number, base: number, count: number, out: NodeId[]): boolean {
-  if (base >= count) return true;
-  if (depth === 0) {
-    out[base] = node;
-    return true;
-  }
-  const kind = node & 15;
-  if (kind === KIND_ZERO) {
-    if (node >>> 4 < depth) throw new CoreError('NOT_BRANCH', `a zero subtree of depth ${node >>> 4} sits at a level of depth ${depth}`);
-    const child = ((node >>> 4) - depth) << 4;
-    const end = Math.min(count, base + 2 ** depth);
-    for (let i = base; i < end; i++) out[i] = child;
-    return true;
-  }
-  if (kind === KIND_BRANCH) {
-    const half = 2 ** (depth - 1);
-    return walk(store, store.leftOf(node), depth - 1, base, count, out) && walk(store, store.rightOf(node), depth - 1, base + half, count, out);
-  }
-  if (depth === 1 && pairLayout(node) !== undefined) {
-    out[base] = node;
-    if (base + 1 < count) out[base + 1] = node;
-    return true;
-  }
-  if (KIND_DEPTH[kind] !== 0) return false;
-  throw new CoreError('NOT_BRANCH', `expected a branch of depth ${depth}, found a ${kindName(kind)}`);
 }

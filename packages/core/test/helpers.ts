@@ -50,3 +50,19 @@ export function codeOf(fn: () => unknown): string | undefined {
   }
   return undefined;
 }
+
+/** Validator-shaped: 48-byte key (hashed), 32-byte credentials, 8-byte numbers, a 1-byte flag; 121 bytes, depth 3. */
+export const VALIDATOR_LAYOUT: RecordLayout = {
+  size: 121,
+  depth: 3,
+  fields: [
+    [0, 48],
+    [48, 32],
+    [80, 8],
+    [88, 1],
+    [89, 8],
+    [97, 8],
+    [105, 8],
+    [113, 8],
+  ],
+};

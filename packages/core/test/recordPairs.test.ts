@@ -14,23 +14,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore, nodeByteSize, registerRecordLayout, registerRecordPairs, Tree, verifySingleProof, type RecordLayout } from '../src/index.js';
 import { layoutOf } from '../src/records.js';
-import { expandRecord, hex } from './helpers.js';
+import { expandRecord, hex, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
 
-/** Validator-shaped: 48-byte key (hashed), 32-byte credentials, 8-byte numbers, a 1-byte flag; 121 bytes, depth 3. */
-const LAYOUT: RecordLayout = {
-  size: 121,
-  depth: 3,
-  fields: [
-    [0, 48],
-    [48, 32],
-    [80, 8],
-    [88, 1],
-    [89, 8],
-    [97, 8],
-    [105, 8],
-    [113, 8],
-  ],
-};
 /** Fewer fields than chunks, a long field last: chunks 3 and 7 of a pair are zero. */
 const SPARSE: RecordLayout = { size: 70, depth: 2, fields: [[0, 3], [3, 3], [6, 64]] };
 const KIND = registerRecordLayout(LAYOUT);

@@ -11,23 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { CoreError, NodeStore, registerRecordLayout, Tree, type RecordLayout } from '../src/index.js';
 import { RecordHasher } from '../src/recordHash.js';
 import { layoutOf, pageView } from '../src/records.js';
-import { expandRecord, hex } from './helpers.js';
+import { expandRecord, hex, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
 
-/** Validator-shaped: 48-byte key (hashed), 32-byte credentials, 8-byte numbers, a 1-byte flag; 121 bytes, depth 3. */
-const LAYOUT: RecordLayout = {
-  size: 121,
-  depth: 3,
-  fields: [
-    [0, 48],
-    [48, 32],
-    [80, 8],
-    [88, 1],
-    [89, 8],
-    [97, 8],
-    [105, 8],
-    [113, 8],
-  ],
-};
 const KIND = registerRecordLayout(LAYOUT);
 /** Two long fields and chunks past the last field (depth 2, 3 fields): another plan shape. */
 const LAYOUT2: RecordLayout = {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HasherError, configureThreads, getHasher, hashInto, hashIntoAsync, listHashers, merkleize, setHasher, threadCount } from '../src/index.js';
 import { crashWorkerOnNextJob, LAYER_THRESHOLD, liveWorkerCount } from '../src/parallel/pool.js';
-import { referenceLayer, toHex } from './reference.js';
+import { pseudoRandom, referenceLayer, toHex } from './reference.js';
 
 const initialHasher = getHasher();
 beforeAll(() => configureThreads(1));
@@ -12,16 +12,6 @@ afterAll(() => {
   configureThreads(0);
   setHasher(initialHasher);
 });
-
-function pseudoRandom(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed | 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
 
 /** Computes `f` with the pool off, then on, and returns both results. */
 function offAndOn<T>(f: () => T): [T, T] {

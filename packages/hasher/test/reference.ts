@@ -42,3 +42,14 @@ export function referenceMerkleize(chunks: Uint8Array[], limit: bigint): Uint8Ar
 export function toHex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/** Deterministic test bytes (xorshift32, seeded). */
+export function pseudoRandom(length: number, seed: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = seed | 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}

@@ -7,19 +7,9 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configureThreads, HasherError, hashSubtreesInto, poolStats } from '../src/index.js';
 import { crashWorkerOnNextJob, LAYER_THRESHOLD, liveWorkerCount } from '../src/parallel/pool.js';
-import { referenceLayer, toHex } from './reference.js';
+import { pseudoRandom, referenceLayer, toHex } from './reference.js';
 
 afterAll(() => configureThreads(0));
-
-function pseudoRandom(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed | 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
 
 /** Reference: each subtree folded level by level with the plain SHA-256 model. */
 function referenceRoots(chunks: Uint8Array, height: number): Uint8Array {

@@ -1,25 +1,14 @@
 /**
  * The Validator schema every benchmark builds on (the consensus container's
- * fields, uint64 as bigint), the peer's equivalent, and the synthetic
- * validator values the benchmarks feed both — defined once so all rows
- * measure the same type on the same inputs.
+ * fields, uint64 as bigint, in a plain container of its own), the peer's
+ * equivalent, and the synthetic validator values the benchmarks feed both —
+ * defined once so all rows measure the same type on the same inputs.
  */
 import * as cs from '@chainsafe/ssz';
-import { boolean, byteVector, container, uint64 } from '@ssztree/types';
+import { container } from '@ssztree/types';
+import { mainnet } from '@ssztree/types/consensus';
 
-export const Validator = container(
-  {
-    pubkey: byteVector(48),
-    withdrawal_credentials: byteVector(32),
-    effective_balance: uint64,
-    slashed: boolean,
-    activation_eligibility_epoch: uint64,
-    activation_epoch: uint64,
-    exit_epoch: uint64,
-    withdrawable_epoch: uint64,
-  },
-  'Validator',
-);
+export const Validator = container({ ...mainnet.electra.Validator.fields }, 'Validator');
 
 export type ValidatorValue = ReturnType<typeof Validator.defaultValue>;
 

@@ -109,12 +109,7 @@ export class NodeStore extends StoreCore {
 
   /** `recordTree` of `count` records serialized back to back in `bytes` from `offset`. */
   recordTreeFromBytes(kind: number, bytes: Uint8Array, offset: number, count: number, depth: number): NodeId {
-    const size = layoutOf(kind)?.size;
-    if (size === undefined) throw new CoreError('BAD_INPUT', `no record layout has kind ${String(kind)}`);
-    if (!(bytes instanceof Uint8Array) || !Number.isInteger(offset) || !Number.isInteger(count) || offset < 0 || count < 0 || offset + count * size > bytes.length) {
-      throw new CoreError('BAD_INPUT', `record tree: ${count} records of ${size} bytes do not fit at offset ${offset}`);
-    }
-    return this.recordTree(kind, count, depth, (out, _view, first, n) => out.set(bytes.subarray(offset + first * size, offset + (first + n) * size)));
+    return this.recordTree(kind, count, depth, bytesFill(kind, bytes, offset, count));
   }
 
   /**
@@ -130,12 +125,7 @@ export class NodeStore extends StoreCore {
 
   /** `recordPairTree` of `count` records serialized back to back in `bytes` from `offset`. */
   recordPairTreeFromBytes(kind: number, bytes: Uint8Array, offset: number, count: number, depth: number): NodeId {
-    const size = layoutOf(kind)?.size;
-    if (size === undefined) throw new CoreError('BAD_INPUT', `no record layout has kind ${String(kind)}`);
-    if (!(bytes instanceof Uint8Array) || !Number.isInteger(offset) || !Number.isInteger(count) || offset < 0 || count < 0 || offset + count * size > bytes.length) {
-      throw new CoreError('BAD_INPUT', `record tree: ${count} records of ${size} bytes do not fit at offset ${offset}`);
-    }
-    return this.recordPairTree(kind, count, depth, (out, _view, first, n) => out.set(bytes.subarray(offset + first * size, offset + (first + n) * size)));
+    return this.recordPairTree(kind, count, depth, bytesFill(kind, bytes, offset, count));
   }
 
   /**
@@ -388,3 +378,13 @@ export class NodeStore extends StoreCore {
 
 /** The store used when none is given. */
 export const defaultStore: NodeStore = /* @__PURE__ */ new NodeStore();
+
+/** The fill of a record tree whose `count` records lie back to back in `bytes` from `offset` (checked to fit). */
+function bytesFill(kind: number, bytes: Uint8Array, offset: number, count: number): RecordFill {
+  const size = layoutOf(kind)?.size;
+  if (size === undefined) throw new CoreError('BAD_INPUT', `no record layout has kind ${String(kind)}`);
+  if (!(bytes instanceof Uint8Array) || !Number.isInteger(offset) || !Number.isInteger(count) || offset < 0 || count < 0 || offset + count * size > bytes.length) {
+    throw new CoreError('BAD_INPUT', `record tree: ${count} records of ${size} bytes do not fit at offset ${offset}`);
+  }
+  return (out, _view, first, n) => out.set(bytes.subarray(offset + first * size, offset + (first + n) * size));
+}

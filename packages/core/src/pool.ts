@@ -39,6 +39,10 @@ export const FLAG_FREE = 1;
 export const FLAG_NURSERY = 2;
 /** The slot is listed for hashing (an unhashed branch or wide leaf). */
 export const FLAG_PENDING = 4;
+/** The slot is listed among the released roots whose freeing is deferred (store.ts, `settle`). */
+export const FLAG_DEFERRED = 16;
+/** Every flag of a list that names slots: a freed slot is recycled only once none of them is set. */
+export const FLAG_LISTED = FLAG_NURSERY | FLAG_PENDING | FLAG_DEFERRED;
 /** Shortest stretch of a partly free page that a bulk build takes. */
 const MIN_RUN = 64;
 /** Scratch mark used while compacting the free stack. */
@@ -54,6 +58,13 @@ export interface PoolOptions {
   readonly chunks?: number;
   /** Records: data bytes per node (default 32 · chunks). */
   readonly dataBytes?: number;
+  /**
+   * Called before the pool takes never-used slots (and before every bulk
+   * request): frees what the store deferred (`StoreCore.settle`) and says
+   * whether it freed anything, so the pool reuses those slots instead of
+   * growing.
+   */
+  readonly reclaim?: () => boolean;
 }
 
 export class Pool {
@@ -92,8 +103,10 @@ export class Pool {
   /** Slots currently recyclable. */
   recyclable = 0;
   readonly free = new IdList();
+  readonly #reclaim: (() => boolean) | undefined;
 
   constructor(options: PoolOptions) {
+    this.#reclaim = options.reclaim;
     this.kind = options.kind;
     this.shift = options.pageShift;
     this.pageSize = 1 << options.pageShift;
@@ -129,15 +142,19 @@ export class Pool {
   alloc(): number {
     this.live++;
     const free = this.free;
-    while (free.length > 0) {
-      const slot = free.pop();
-      const page = slot >>> this.shift;
-      if (this.meta[page]![(slot & this.mask) * this.stride + this.stAt] === FLAG_FREE) {
-        this.freeInPage[page]!--;
-        this.recyclable--;
-        return slot;
+    for (;;) {
+      while (free.length > 0) {
+        const slot = free.pop();
+        const page = slot >>> this.shift;
+        if (this.meta[page]![(slot & this.mask) * this.stride + this.stAt] === FLAG_FREE) {
+          this.freeInPage[page]!--;
+          this.recyclable--;
+          return slot;
+        }
+        // A stale entry: the slot was handed out in bulk or listed twice.
       }
-      // A stale entry: the slot was handed out in bulk or listed twice.
+      // Out of recyclable slots: free the deferred releases first, if any, rather than grow.
+      if (this.#reclaim === undefined || !this.#reclaim()) break;
     }
     const slot = this.top;
     this.reserve(slot + 1);
@@ -168,6 +185,8 @@ export class Pool {
       // a program building and dropping them grows the pool forever.)
       return [this.alloc(), 1];
     }
+    // Deferred releases first: a bulk build takes whole free pages, and the last version's are among them.
+    this.#reclaim?.();
     const runs: number[] = [];
     let left = count;
     let tookWholePages = false;

@@ -12,7 +12,7 @@
  */
 import { IdList } from './idList.js';
 import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
-import { FLAG_FREE, FLAG_NURSERY, FLAG_PENDING } from './pool.js';
+import { FLAG_DEFERRED, FLAG_FREE, FLAG_LISTED, FLAG_NURSERY, FLAG_PENDING } from './pool.js';
 import type { StoreCore } from './store.js';
 
 /** Dead pending entries tolerated before the pending lists are compacted. */
@@ -64,7 +64,7 @@ export function freeCascade(store: StoreCore, id: NodeId): void {
     const st = m[base + 3]! | FLAG_FREE;
     branches.live--;
     if ((st & FLAG_PENDING) !== 0) dead++;
-    if ((st & (FLAG_PENDING | FLAG_NURSERY)) === 0) {
+    if ((st & FLAG_LISTED) === 0) {
       m[base + 3] = FLAG_FREE;
       branches.recycle(slot);
     } else {
@@ -72,7 +72,9 @@ export function freeCascade(store: StoreCore, id: NodeId): void {
     }
   }
   store.deadPending += dead;
-  if (store.deadPending > DEAD_PENDING_THRESHOLD && store.deadPending * 2 > store.pendingEntries) compactPending(store);
+  // Only a cascade that freed pending nodes can cross the threshold (and a deferred one, run from an
+  // allocation inside a write, frees hashed versions only: it never compacts lists under a caller).
+  if (dead > 0 && store.deadPending > DEAD_PENDING_THRESHOLD && store.deadPending * 2 > store.pendingEntries) compactPending(store);
 }
 
 /** Marks a childless node (count already zero) free; returns 1 if it was pending (a dead pending entry), else 0. */
@@ -83,7 +85,7 @@ function freeRow(store: StoreCore, x: NodeId): number {
   const at = ((slot & pool.mask) << 1) + 1;
   const st = m[at]! | FLAG_FREE;
   pool.live--;
-  if ((st & (FLAG_PENDING | FLAG_NURSERY)) === 0) {
+  if ((st & FLAG_LISTED) === 0) {
     m[at] = FLAG_FREE;
     pool.recycle(slot);
   } else {
@@ -108,6 +110,33 @@ function compactPending(store: StoreCore): void {
   for (const list of store.widePending) compact(list);
   for (const list of store.recordPending) compact(list);
   store.deadPending = 0;
+}
+
+/**
+ * Frees the released roots whose freeing was deferred (`StoreCore.settle`),
+ * each with everything only it held, unless something has taken it since.
+ * Returns whether there was anything to do. Freeing never defers, so one
+ * pass empties the list.
+ */
+export function settleDeferred(store: StoreCore): boolean {
+  const list = store.deferred;
+  if (list.length === 0) return false;
+  for (let i = 0; i < list.length; i++) {
+    const id = list.items[i]!;
+    const pool = store.pools[id & 15]!;
+    const slot = id >>> 4;
+    const st = pool.state(slot);
+    if ((st & FLAG_FREE) !== 0) {
+      // Taken again and freed by another cascade meanwhile: its slot waited for this list to let go.
+      store.unlist(id, FLAG_DEFERRED);
+    } else {
+      pool.setState(slot, st & ~FLAG_DEFERRED);
+      if (pool.rc(slot) === 0) freeCascade(store, id);
+    }
+  }
+  list.clear();
+  list.shrink(1024);
+  return true;
 }
 
 /** Frees every floating node that is still unheld (the nursery sweep). */

@@ -173,7 +173,7 @@ export function recordPool(store: StoreCore, layout: Layout): Pool {
     // Only the empty placeholder can differ: no node of this kind existed before its layout did.
     // Pages of about 256 KiB of record bytes.
     const shift = Math.max(2, Math.floor(Math.log2((1 << 18) / layout.size)));
-    pool = new Pool({ kind: layout.kind, pageShift: shift, dataBytes: layout.size });
+    pool = new Pool({ kind: layout.kind, pageShift: shift, dataBytes: layout.size, reclaim: store.reclaimHook });
     store.pools[layout.kind] = pool;
   }
   return pool;

@@ -14,6 +14,12 @@
  * - A node's reference count is the number of branches linking it plus the
  *   number of `retain` calls (tree handles). At zero it is freed, and its
  *   children are released iteratively (no recursion).
+ * - A released hashed branch (a version a handle let go of) is not freed on
+ *   the spot: it is listed in `deferred` and freed, with what only it held,
+ *   by `settle()` — in a macrotask, in `collect()` / `stats()`, or when a
+ *   pool would otherwise grow. Reading the new root never waits for the old
+ *   version's free, and no more than the versions released since the last
+ *   settle are ever pending.
  * - A node created with no holder ("floating") is listed in the nursery and
  *   freed by the next sweep if it is still unheld. Sweeps run only at safe
  *   points: `collect()`, a scheduled macrotask, a FinalizationRegistry
@@ -26,7 +32,7 @@ import { zeroHashInto } from '@ssztree/hasher';
 import { CoreError } from './errors.js';
 import { flushPending } from './hashing.js';
 import { IdList } from './idList.js';
-import { collectFloating, floatSince, freeCascade, pendingMarks } from './reclaim.js';
+import { collectFloating, floatSince, freeCascade, pendingMarks, settleDeferred } from './reclaim.js';
 import {
   KIND_BRANCH,
   KIND_COUNT,
@@ -39,7 +45,7 @@ import {
   MAX_ZERO_DEPTH,
   type NodeId,
 } from './ids.js';
-import { FLAG_FREE, FLAG_NURSERY, FLAG_PENDING, Pool } from './pool.js';
+import { FLAG_DEFERRED, FLAG_FREE, FLAG_LISTED, FLAG_NURSERY, FLAG_PENDING, Pool } from './pool.js';
 
 /**
  * 2^15 slots per page: a 1 MiB hash page for branches and leaves, large
@@ -91,6 +97,10 @@ export class StoreCore {
   /** Pending entries whose node was freed before it was hashed. */
   deadPending = 0;
   readonly nursery = new IdList(1024);
+  /** Released roots whose freeing is deferred to the next `settle()` (each listed once, FLAG_DEFERRED). */
+  readonly deferred = new IdList(64);
+  /** What pools call before growing (`PoolOptions.reclaim`). */
+  readonly reclaimHook = (): boolean => this.settle();
   /** Shared staging buffer of the flush (grown per flush, trimmed after). */
   staging: Uint8Array = new Uint8Array(1 << 16);
   private sweepScheduled = false;
@@ -98,14 +108,15 @@ export class StoreCore {
   private sweepHolds = 0;
 
   constructor() {
+    const reclaim = this.reclaimHook;
     this.zeros = new Pool({ kind: KIND_ZERO, pageShift: 7 });
-    this.branches = new Pool({ kind: KIND_BRANCH, pageShift: PAGE_SHIFT, links: true });
-    this.leaves = new Pool({ kind: KIND_LEAF, pageShift: PAGE_SHIFT });
-    this.opaques = new Pool({ kind: KIND_OPAQUE, pageShift: 10 });
+    this.branches = new Pool({ kind: KIND_BRANCH, pageShift: PAGE_SHIFT, links: true, reclaim });
+    this.leaves = new Pool({ kind: KIND_LEAF, pageShift: PAGE_SHIFT, reclaim });
+    this.opaques = new Pool({ kind: KIND_OPAQUE, pageShift: 10, reclaim });
     this.pools.push(this.zeros, this.branches, this.leaves, this.opaques);
     for (let d = 1; d <= MAX_WIDE_DEPTH; d++) {
       const chunks = 1 << d;
-      this.pools.push(new Pool({ kind: KIND_WIDE_BASE + d - 1, pageShift: WIDE_PAGE_DATA_SHIFT - 5 - d, chunks }));
+      this.pools.push(new Pool({ kind: KIND_WIDE_BASE + d - 1, pageShift: WIDE_PAGE_DATA_SHIFT - 5 - d, chunks, reclaim }));
     }
     // Record kinds: empty placeholders until a record of the kind is made (records.ts, `recordPool`).
     for (let kind = KIND_RECORD_BASE; kind < KIND_COUNT; kind++) this.pools.push(new Pool({ kind, pageShift: 2 }));
@@ -329,16 +340,44 @@ export class StoreCore {
     pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]!++;
   }
 
-  /** Removes a holder; frees the node (and, iteratively, what only it held) at zero. */
+  /**
+   * Removes a holder. At zero the node is freed with, iteratively, what only
+   * it held: right away for anything but a hashed branch; a hashed branch —
+   * the root of a version a handle let go of — is deferred to the next
+   * `settle()` instead, so that a commit returns its new root without first
+   * walking the old version (the cost moves, measured in docs/CORE.md).
+   */
   release(id: NodeId): void {
     this.check(id);
-    if ((id & 15) === KIND_ZERO) return;
-    const pool = this.pools[id & 15]!;
+    const kind = id & 15;
+    if (kind === KIND_ZERO) return;
+    const pool = this.pools[kind]!;
     const slot = id >>> 4;
     const m = pool.meta[slot >>> pool.shift]!;
-    const at = (slot & pool.mask) * pool.stride + pool.rcAt;
+    const row = (slot & pool.mask) * pool.stride;
+    const at = row + pool.rcAt;
     if (m[at]! <= 0) throw new CoreError('BAD_NODE', `node ${id} released more often than retained`);
-    if (--m[at]! === 0) this.freeCascade(id);
+    if (--m[at]! !== 0) return;
+    const st = m[row + pool.stAt]!;
+    if (kind !== KIND_BRANCH || (st & FLAG_PENDING) !== 0) {
+      this.freeCascade(id);
+      return;
+    }
+    if ((st & FLAG_DEFERRED) !== 0) return; // listed already (taken again and released since)
+    m[row + pool.stAt] = st | FLAG_DEFERRED;
+    this.deferred.push(id);
+    if (this.deferred.length === 1) this.scheduleSweep();
+  }
+
+  /**
+   * Frees the released versions whose freeing was deferred (see `release`),
+   * and says whether there were any. Always safe: it frees only nodes no
+   * handle, branch or floating list holds, which `release` would have freed
+   * on the spot. Runs in a macrotask after a release, in `collect()` and
+   * `stats()`, and when a pool would otherwise grow.
+   */
+  settle(): boolean {
+    return settleDeferred(this);
   }
 
   /**
@@ -407,7 +446,7 @@ export class StoreCore {
     const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
     const st = pool.state(slot) & ~flag;
-    if ((st & FLAG_FREE) !== 0 && (st & (FLAG_PENDING | FLAG_NURSERY)) === 0) {
+    if ((st & FLAG_FREE) !== 0 && (st & FLAG_LISTED) === 0) {
       pool.setState(slot, FLAG_FREE);
       pool.recycle(slot);
     } else {
@@ -431,10 +470,12 @@ export class StoreCore {
   }
 
   /**
-   * Frees every floating node that is still unheld. Call only at a safe
-   * point: an unattached id created before the sweep is invalid after it.
+   * Frees every floating node that is still unheld, and the deferred
+   * releases (`settle`). Call only at a safe point: an unattached id created
+   * before the sweep is invalid after it.
    */
   collect(): void {
+    this.settle();
     collectFloating(this);
   }
 
@@ -453,7 +494,7 @@ export class StoreCore {
    * "Reclamation").
    */
   sweepAtDispose(): void {
-    if (this.sweepHolds === 0 && this.nursery.length > 0) this.collect();
+    if (this.sweepHolds === 0 && this.nursery.length > 0) collectFloating(this);
   }
 
   /**
@@ -486,7 +527,9 @@ export class StoreCore {
 
   // ----------------------------------------------------------------- stats
 
+  /** Live figures, after freeing the deferred releases (`settle`): what is counted is what versions hold. */
   stats(): StoreStats {
+    this.settle();
     let wides = 0;
     let records = 0;
     let bytes = this.nursery.byteLength + this.staging.byteLength;

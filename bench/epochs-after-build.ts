@@ -8,6 +8,11 @@
  *
  *   node --conditions=source --import tsx bench/epochs-after-build.ts [--threads 0]
  *
+ * Every build, write loop and commit is followed by a task turn, as the
+ * bench's rows are separate tasks (the store frees released versions in
+ * such turns, store.settle); the last state is disposed and settled
+ * untimed, as the bench does.
+ *
  * With MARK=1 it prints a line before and after each commit, to bracket
  * `--trace-deopt` / `--trace-gc` output. For an A/B, run it alternately
  * from two worktrees.
@@ -27,13 +32,16 @@ const bytes = State.serialize({ validators: makeValidators(NS, 0xaa), balances }
 
 type StateView = ReturnType<typeof State.deserializeToView>;
 let state: StateView | null = null;
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 let round = 0;
 for (let build = 0; build < 4; build++) {
   state?.dispose();
+  await turn();
   if (mark) console.log(`### build ${build}`);
   const s = State.deserializeToView(bytes);
   state = s;
   s.hashTreeRoot();
+  await turn();
   // bench/views.ts's block: 1024 random balances, 128 random validators' effective_balance and slashed.
   for (let b = 0; b < 8; b++) {
     const r = prng(1000 + ++round);
@@ -43,18 +51,22 @@ for (let build = 0; build < 4; build++) {
       v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
       v.slashed = true;
     }
+    await turn();
     s.hashTreeRoot();
+    await turn();
   }
   const times: string[] = [];
   for (let e = 0; e < 3; e++) {
     const add = BigInt(++round + 1);
     const bal = s.balances;
     for (let k = 0; k < NS; k++) bal.set(k, 32_000_000_000n + add + BigInt(k & 1023));
+    await turn();
     if (mark) console.log(`### build ${build} epoch ${e}: commit`);
     const t = performance.now();
     s.hashTreeRoot();
     times.push((performance.now() - t).toFixed(1));
     if (mark) console.log(`### build ${build} epoch ${e}: done, ${times.at(-1)} ms`);
+    await turn();
   }
   console.log(`build ${build}: epoch commit + root ${times.join(' / ')} ms`);
 }

@@ -88,7 +88,7 @@ export function buildFromPages(store: NodeStore, source: PageSource, count: numb
     fillMeta(pool, slot, len, pageRc);
     copyPages(pool, slot, len, data, offsets, first, pageBytes);
     if (levels === null) hashPages(store, pool, slot, len, innerDepth);
-    if (ids !== undefined) for (let i = 0; i < len; i++) ids[first + i] = ((slot + i) << 4) | pool.kind;
+    if (ids !== undefined) writeRunIds(ids, first, slot, len, pool.kind);
     first += len;
   }
   if (levels !== null) levels.place(pool, pageRuns);
@@ -202,6 +202,17 @@ function hashPageRoots(data: Uint8Array, start: number, count: number, innerDept
     next++;
   }
   for (; next < count; next++) zeroHashInto(innerDepth, roots, 32 * next);
+}
+
+/**
+ * ids[first + i] = the id of slot + i, for a run. Its own function, as are
+ * the other long loops of a build: a build runs once per epoch, and when V8
+ * deoptimises the caller at a path it has not seen yet (it did, in the
+ * first epochs after a state build), the loops it calls keep their own
+ * optimised code instead of running on in the interpreter.
+ */
+function writeRunIds(ids: Int32Array, first: number, slot: number, len: number, kind: number): void {
+  for (let i = 0; i < len; i++) ids[first + i] = ((slot + i) << 4) | kind;
 }
 
 /** Levels with fewer parents than this are built node by node (see buildFromPages). */

@@ -97,6 +97,24 @@ function sortedPositions(order: readonly number[]): Int32Array {
   return perm.sort((a, b) => order[a]! - order[b]!);
 }
 
+/**
+ * Whether dirty page k sits at k·size in the slab for every k (an epoch's
+ * sweep). This and `tableFromIds` are functions of their own: a bulk commit
+ * runs once per epoch, and when V8 deoptimises it at a path it has not seen
+ * yet (it did, in the first epochs after a state build), loops of 2^15
+ * pages kept inline ran on in the interpreter.
+ */
+function slabInOrder(order: readonly number[], orderAt: readonly number[], size: number): boolean {
+  for (let k = 0; k < order.length; k++) if (order[k] !== k || orderAt[k] !== k * size) return false;
+  return true;
+}
+
+/** The page table after a bulk commit: id + 1 of each of the `pages` pages, 0 past them. */
+function tableFromIds(table: Int32Array, ids: Int32Array, pages: number): void {
+  for (let p = 0; p < pages; p++) table[p] = ids[p]! + 1;
+  table.fill(0, pages);
+}
+
 export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> {
   readonly #elem: BasicType<V, A>;
   readonly #shape: PackedShape;
@@ -407,8 +425,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const size = this.#pageBytes;
     // Every page written, in order (an epoch's sweep): page p is at p·size in the slab, which is then
     // passed as plain contiguous bytes, as packedContents passes a list's — the same path through core.
-    let inOrder = order.length === pages;
-    for (let k = 0; k < order.length && inOrder; k++) inOrder = order[k] === k && orderAt[k] === k * size;
+    const inOrder = order.length === pages && slabInOrder(order, orderAt, size);
     let offsets: Int32Array | undefined;
     if (!inOrder) {
       offsets = new Int32Array(pages).fill(-1);
@@ -429,8 +446,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this._tree.rootNode = this.#isList ? store.withLength(contents, this.#length) : contents;
     this.#committedLength = this.#length;
     const table = this.#table(pages - 1);
-    for (let p = 0; p < pages; p++) table[p] = ids[p]! + 1;
-    table.fill(0, pages);
+    tableFromIds(table, ids, pages);
   }
 
   /** Drops the pending pages once they are in the tree (a slab an epoch grew is trimmed, and kept as the spare). */

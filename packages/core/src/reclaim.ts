@@ -13,7 +13,7 @@
 import { IdList } from './idList.js';
 import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import { FLAG_DEFERRED, FLAG_FREE, FLAG_LISTED, FLAG_NURSERY, FLAG_PENDING } from './pool.js';
-import type { StoreCore } from './store.js';
+import type { StoreBase as StoreCore } from './storeBase.js';
 
 /** Dead pending entries tolerated before the pending lists are compacted. */
 const DEAD_PENDING_THRESHOLD = 1 << 16;

@@ -10,8 +10,8 @@
  *
  * Every build, write loop and commit is followed by a task turn, as the
  * bench's rows are separate tasks (the store frees released versions in
- * such turns, store.settle); the last state is disposed and settled
- * untimed, as the bench does.
+ * such turns, store.settle); the last state is disposed untimed, as the
+ * bench does.
  *
  * With MARK=1 it prints a line before and after each commit, to bracket
  * `--trace-deopt` / `--trace-gc` output. For an A/B, run it alternately

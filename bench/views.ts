@@ -15,10 +15,8 @@
  *       per balance, and 1000 successive blocks dropping old states
  *
  * Before each build a side lets go of its previous list view or state,
- * untimed: ours by `dispose()` (as a client drops old states) and
- * `settle()` (the store defers a released version's free to the next task
- * turn; a row's prepare and run share one task), the peer's by dropping the
- * reference (its views have no dispose).
+ * untimed: ours by `dispose()` (as a client drops old states), the peer's by
+ * dropping the reference (its views have no dispose).
  *
  * Both sides use bigint uint64 fields (our consensus-style schemas,
  * ChainSafe's UintBigintType); ChainSafe's Validator is its
@@ -108,17 +106,13 @@ function oursSide(): Side {
   return {
     validatorsFromValues: (values) => (last = Validators.toView(values)).hashTreeRoot(),
     validatorsFromBytes: (bytes) => (last = Validators.deserializeToView(bytes)).hashTreeRoot(),
-    // The release is untimed (see the header): settle() frees the disposed version now, as dispose
-    // did before the store deferred it, instead of in the next build's first allocations.
     releaseList() {
       last?.dispose();
       last = null;
-      defaultStore.settle();
     },
     releaseState() {
       state?.dispose();
       state = null;
-      defaultStore.settle();
     },
     stateFromBytes(bytes) {
       state = State.deserializeToView(bytes);

@@ -7,8 +7,9 @@
  * - A node's reference count is the number of branches linking it plus the
  *   number of `retain` calls (tree handles). At zero it is freed, and its
  *   children are released iteratively (no recursion).
- * - A released hashed branch (a version a handle let go of) is not freed on
- *   the spot: it is listed in `deferred` and freed, with what only it held,
+ * - A hashed branch released because a handle's root was replaced (the old
+ *   version of a write or commit) is not freed on the spot: it is listed in
+ *   `deferred` and freed, with what only it held,
  *   by `settle()` — in a macrotask, in `collect()` / `stats()`, or when a
  *   pool would otherwise grow. Reading the new root never waits for the old
  *   version's free, and no more than the versions released since the last
@@ -139,37 +140,49 @@ export class StoreBase {
     pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]!++;
   }
 
-  /**
-   * Removes a holder. At zero the node is freed with, iteratively, what only
-   * it held: right away for anything but a hashed branch; a hashed branch —
-   * the root of a version a handle let go of — is deferred to the next
-   * `settle()` instead, so that a commit returns its new root without first
-   * walking the old version (the cost moves, measured in docs/CORE.md).
-   */
+  /** Removes a holder; frees the node (and, iteratively, what only it held) at zero. */
   release(id: NodeId): void {
-    this.check(id);
-    const kind = id & 15;
-    if (kind === KIND_ZERO) return;
-    const pool = this.pools[kind]!;
+    if (this.dropHolder(id)) this.freeCascade(id);
+  }
+
+  /**
+   * Removes a holder whose version is being replaced (a handle's root
+   * written or committed over). At zero the node is freed like `release`
+   * does, except a hashed branch — the old version's root — whose freeing
+   * is deferred to the next `settle()`: a commit returns its new root
+   * without first walking the old version (the cost moves to the next task
+   * turn, or in a loop that never yields to the next allocations; measured
+   * in docs/CORE.md). `dispose()` keeps `release`: it frees now.
+   */
+  releaseReplaced(id: NodeId): void {
+    if (!this.dropHolder(id)) return;
+    const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
-    const m = pool.meta[slot >>> pool.shift]!;
-    const row = (slot & pool.mask) * pool.stride;
-    const at = row + pool.rcAt;
-    if (m[at]! <= 0) throw new CoreError('BAD_NODE', `node ${id} released more often than retained`);
-    if (--m[at]! !== 0) return;
-    const st = m[row + pool.stAt]!;
-    if (kind !== KIND_BRANCH || (st & FLAG_PENDING) !== 0) {
+    const st = pool.state(slot);
+    if ((id & 15) !== KIND_BRANCH || (st & FLAG_PENDING) !== 0) {
       this.freeCascade(id);
       return;
     }
     if ((st & FLAG_DEFERRED) !== 0) return; // listed already (taken again and released since)
-    m[row + pool.stAt] = st | FLAG_DEFERRED;
+    pool.setState(slot, st | FLAG_DEFERRED);
     this.deferred.push(id);
     if (this.deferred.length === 1) this.scheduleSweep();
   }
 
+  /** Checks `id`, decrements its count and says whether it reached zero (zero subtrees never do). */
+  private dropHolder(id: NodeId): boolean {
+    this.check(id);
+    if ((id & 15) === KIND_ZERO) return false;
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    const m = pool.meta[slot >>> pool.shift]!;
+    const at = (slot & pool.mask) * pool.stride + pool.rcAt;
+    if (m[at]! <= 0) throw new CoreError('BAD_NODE', `node ${id} released more often than retained`);
+    return --m[at]! === 0;
+  }
+
   /**
-   * Frees the released versions whose freeing was deferred (see `release`),
+   * Frees the replaced versions whose freeing was deferred (`releaseReplaced`),
    * and says whether there were any. Always safe: it frees only nodes no
    * handle, branch or floating list holds, which `release` would have freed
    * on the spot. Runs in a macrotask after a release, in `collect()` and

@@ -80,7 +80,7 @@ export class Tree implements Disposable {
     this.store.retain(node);
     const old = cell.root;
     cell.root = node;
-    this.store.release(old);
+    this.store.releaseReplaced(old);
   }
 
   /** The 32-byte hash tree root, hashing every pending node first. */
@@ -229,7 +229,7 @@ export class Tree implements Disposable {
     this.store.retainUnchecked(next);
     const old = cell.root;
     cell.root = next;
-    this.store.release(old);
+    this.store.releaseReplaced(old);
   }
 
   /**

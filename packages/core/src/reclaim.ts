@@ -1,11 +1,11 @@
 /**
- * Reclamation of a store's slots: the iterative free cascade, the nursery
- * sweep of floating nodes, compaction of dead pending entries, and the
- * clean-up of writes that fail part way.
+ * Reclamation of a store's slots: the iterative free cascade, settling the
+ * deferred releases, the nursery sweep of floating nodes, compaction of
+ * dead pending entries, and the clean-up of writes that fail part way.
  *
  * Invariant (with `pool.ts`): a freed node's slot is recycled only when no
  * list holds it any more — its state is FREE plus the flag of every list
- * (PENDING, NURSERY) that still does, and the last list to let go recycles
+ * (PENDING, NURSERY, DEFERRED) that still does, and the last list to let go recycles
  * it. No list can therefore ever name a slot that was handed out again.
  * The soundness argument is in docs/CORE.md, "Reclamation".
  * @module
@@ -115,43 +115,35 @@ function compactPending(store: StoreCore): void {
 /**
  * Frees the released roots whose freeing was deferred (`StoreCore.settle`),
  * each with everything only it held, unless something has taken it since.
- * Returns whether there was anything to do. Freeing never defers, so one
- * pass empties the list.
+ * Returns whether there was anything to do.
  */
 export function settleDeferred(store: StoreCore): boolean {
-  const list = store.deferred;
-  if (list.length === 0) return false;
-  for (let i = 0; i < list.length; i++) {
-    const id = list.items[i]!;
-    const pool = store.pools[id & 15]!;
-    const slot = id >>> 4;
-    const st = pool.state(slot);
-    if ((st & FLAG_FREE) !== 0) {
-      // Taken again and freed by another cascade meanwhile: its slot waited for this list to let go.
-      store.unlist(id, FLAG_DEFERRED);
-    } else {
-      pool.setState(slot, st & ~FLAG_DEFERRED);
-      if (pool.rc(slot) === 0) freeCascade(store, id);
-    }
-  }
-  list.clear();
-  list.shrink(1024);
+  if (store.deferred.length === 0) return false;
+  freeUnheldListed(store, store.deferred, FLAG_DEFERRED);
   return true;
 }
 
 /** Frees every floating node that is still unheld (the nursery sweep). */
 export function collectFloating(store: StoreCore): void {
-  const list = store.nursery;
-  // Freeing can cascade but never adds to the nursery, so one pass suffices.
+  freeUnheldListed(store, store.nursery, FLAG_NURSERY);
+}
+
+/**
+ * Takes every node off `list` (listed under `flag`), freeing those that no
+ * holder has taken since; a node already freed by another cascade has its
+ * slot recycled once no other list names it. Freeing never lists anything
+ * here, so one pass empties the list.
+ */
+function freeUnheldListed(store: StoreCore, list: IdList, flag: number): void {
   for (let i = 0; i < list.length; i++) {
     const id = list.items[i]!;
     const pool = store.pools[id & 15]!;
     const slot = id >>> 4;
     const st = pool.state(slot);
     if ((st & FLAG_FREE) !== 0) {
-      store.unlist(id, FLAG_NURSERY);
+      store.unlist(id, flag);
     } else {
-      pool.setState(slot, st & ~FLAG_NURSERY);
+      pool.setState(slot, st & ~flag);
       if (pool.rc(slot) === 0) freeCascade(store, id);
     }
   }

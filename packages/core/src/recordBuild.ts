@@ -29,7 +29,7 @@ import { checkDepth } from './gindex.js';
 import { MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
 import { FLAG_FREE, type Pool } from './pool.js';
 import { recordHasher, RECORD_BATCH } from './recordHash.js';
-import { setNodesAtDepth } from './navigate.js';
+import { setNodesAtDepth } from './batchWrite.js';
 import { layoutOf, newRecord, pageView, recordPool } from './records.js';
 import type { StoreCore } from './store.js';
 

@@ -17,7 +17,8 @@ import { readHashRaw } from './build.js';
 import { CoreError } from './errors.js';
 import { checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import type { NodeId } from './ids.js';
-import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setChunksAtDepth, setNodeByBits, setNodesAtDepth, setWidesAtDepth } from './navigate.js';
+import { setChunksAtDepth, setNodesAtDepth, setWidesAtDepth } from './batchWrite.js';
+import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setNodeByBits } from './navigate.js';
 import { defaultStore, type NodeStore } from './nodeStore.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 

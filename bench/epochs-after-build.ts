@@ -1,7 +1,9 @@
 /**
  * The epochs right after a state build, ours only, one process: four times
  * (dispose the last state, build bench/views.ts's 2^20-validator state from
- * bytes, eight blocks, three epochs), printing each epoch's commit + root.
+ * bytes, eight blocks, three epochs), printing each epoch's commit + root
+ * and, after them, the eight blocks' (the first after a build is where the
+ * build's leftovers show).
  * bench/views.ts's E2 row is made of exactly these epochs, and the first
  * ones after a build are where it is slow (deoptimised code, cold paths);
  * `bench/profile-views.ts` shows steady epochs instead.
@@ -43,6 +45,7 @@ for (let build = 0; build < 4; build++) {
   s.hashTreeRoot();
   await turn();
   // bench/views.ts's block: 1024 random balances, 128 random validators' effective_balance and slashed.
+  const blockTimes: string[] = [];
   for (let b = 0; b < 8; b++) {
     const r = prng(1000 + ++round);
     for (let k = 0; k < 1024; k++) s.balances.set(Math.floor(r() * NS), BigInt(Math.floor(r() * 2 ** 35)));
@@ -52,7 +55,9 @@ for (let build = 0; build < 4; build++) {
       v.slashed = true;
     }
     await turn();
+    const t = performance.now();
     s.hashTreeRoot();
+    blockTimes.push((performance.now() - t).toFixed(1));
     await turn();
   }
   const times: string[] = [];
@@ -68,5 +73,5 @@ for (let build = 0; build < 4; build++) {
     if (mark) console.log(`### build ${build} epoch ${e}: done, ${times.at(-1)} ms`);
     await turn();
   }
-  console.log(`build ${build}: epoch commit + root ${times.join(' / ')} ms`);
+  console.log(`build ${build}: epoch commit + root ${times.join(' / ')} ms; the blocks before them ${blockTimes.join(' ')} ms`);
 }

@@ -21,6 +21,7 @@
  */
 import { configureThreads } from '@ssztree/hasher';
 import { container, list, uint64 } from '@ssztree/types';
+import { writeBlock, writeEpoch } from './lib/stateWorkload.js';
 import { makeValidators, prng, Validator } from './lib/validator.js';
 
 const at = process.argv.indexOf('--threads');
@@ -44,16 +45,9 @@ for (let build = 0; build < 4; build++) {
   state = s;
   s.hashTreeRoot();
   await turn();
-  // bench/views.ts's block: 1024 random balances, 128 random validators' effective_balance and slashed.
   const blockTimes: string[] = [];
   for (let b = 0; b < 8; b++) {
-    const r = prng(1000 + ++round);
-    for (let k = 0; k < 1024; k++) s.balances.set(Math.floor(r() * NS), BigInt(Math.floor(r() * 2 ** 35)));
-    for (let k = 0; k < 128; k++) {
-      const v = s.validators.get(Math.floor(r() * NS));
-      v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
-      v.slashed = true;
-    }
+    writeBlock(s, NS, prng(1000 + ++round));
     await turn();
     const t = performance.now();
     s.hashTreeRoot();
@@ -62,9 +56,7 @@ for (let build = 0; build < 4; build++) {
   }
   const times: string[] = [];
   for (let e = 0; e < 3; e++) {
-    const add = BigInt(++round + 1);
-    const bal = s.balances;
-    for (let k = 0; k < NS; k++) bal.set(k, 32_000_000_000n + add + BigInt(k & 1023));
+    writeEpoch(s, NS, BigInt(++round + 1));
     await turn();
     if (mark) console.log(`### build ${build} epoch ${e}: commit`);
     const t = performance.now();

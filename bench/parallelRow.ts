@@ -15,6 +15,7 @@ import { configureThreads, hashInto, merkleize, poolStats } from '@ssztree/hashe
 import { container, list, uint64 } from '@ssztree/types';
 import { mainnet } from '@ssztree/types/consensus';
 import { serveRow } from './lib/rowProcess.js';
+import { writeBlock, writeEpoch } from './lib/stateWorkload.js';
 import { makeValidators, prng } from './lib/validator.js';
 
 const threads = Number(process.argv[2]);
@@ -82,22 +83,13 @@ const ops: Record<string, Op> = {
   },
   'epoch-20': {
     prepare: () => {
-      const balances = theState().balances;
-      const add = BigInt(++round);
-      for (let i = 0; i < N; i++) balances.set(i, 32_000_000_000n + add + BigInt(i & 1023));
+      writeEpoch(theState(), N, BigInt(++round));
     },
     run: () => void theState().hashTreeRoot(),
   },
   'block-20': {
     prepare: () => {
-      const s = theState();
-      const r = prng(1000 + ++round);
-      for (let k = 0; k < 1024; k++) s.balances.set(Math.floor(r() * N), BigInt(Math.floor(r() * 2 ** 35)));
-      for (let k = 0; k < 128; k++) {
-        const v = s.validators.get(Math.floor(r() * N));
-        v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
-        v.slashed = true;
-      }
+      writeBlock(theState(), N, prng(1000 + ++round));
     },
     run: () => void theState().hashTreeRoot(),
   },

@@ -27,6 +27,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { configureThreads } from '@ssztree/hasher';
 import { container, list, uint64 } from '@ssztree/types';
+import { writeBlock, writeEpoch } from './lib/stateWorkload.js';
 import { makeValidators, prng, Validator } from './lib/validator.js';
 
 function arg(name: string, fallback: number): number {
@@ -73,12 +74,7 @@ for (let b = 0; b < blocks; b++) {
   const r = prng(1000 + b);
   const c0 = cpu();
   const t0 = performance.now();
-  for (let k = 0; k < 1024; k++) state.balances.set(Math.floor(r() * NS), BigInt(Math.floor(r() * 2 ** 35)));
-  for (let k = 0; k < 128; k++) {
-    const v = state.validators.get(Math.floor(r() * NS));
-    v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
-    v.slashed = true;
-  }
+  writeBlock(state, NS, r);
   const w1 = performance.now();
   const wc1 = cpu();
   await turn();
@@ -103,8 +99,7 @@ for (let e = 0; e < epochs; e++) {
   const add = BigInt(e + 1);
   const c0 = cpu();
   const t0 = performance.now();
-  const bal = state.balances;
-  for (let i = 0; i < NS; i++) bal.set(i, 32_000_000_000n + add + BigInt(i & 1023));
+  writeEpoch(state, NS, add);
   const w1 = performance.now();
   const wc1 = cpu();
   await turn();

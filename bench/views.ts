@@ -42,6 +42,7 @@ import { configureThreads, getHasher } from '@ssztree/hasher';
 import { container, list, preimageBytes, toHex, uint64 } from '@ssztree/types';
 import { writeSection } from './lib/docs.js';
 import { RowProcess, serveRow } from './lib/rowProcess.js';
+import { writeBlock, writeEpoch } from './lib/stateWorkload.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
 import { makeValidators as makeValidatorsOf, PeerValidator, prng, Validator, type ValidatorValue } from './lib/validator.js';
 
@@ -118,22 +119,8 @@ function oursSide(): Side {
       state = State.deserializeToView(bytes);
       state.hashTreeRoot();
     },
-    blockWrites(round) {
-      const r = prng(1000 + round);
-      const balances = state.balances;
-      const validators = state.validators;
-      for (let k = 0; k < 1024; k++) balances.set(Math.floor(r() * NS), BigInt(Math.floor(r() * 2 ** 35)));
-      for (let k = 0; k < 128; k++) {
-        const v = validators.get(Math.floor(r() * NS));
-        v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
-        v.slashed = true;
-      }
-    },
-    epochWrites(round) {
-      const balances = state.balances;
-      const add = BigInt(round + 1);
-      for (let i = 0; i < NS; i++) balances.set(i, 32_000_000_000n + add + BigInt(i & 1023));
-    },
+    blockWrites: (round) => writeBlock(state, NS, prng(1000 + round)),
+    epochWrites: (round) => writeEpoch(state, NS, BigInt(round + 1)),
     commitRoot: () => state.hashTreeRoot(),
   };
 }
@@ -151,22 +138,8 @@ function peerSide(): Side {
       state = PeerState.deserializeToViewDU(bytes);
       state.hashTreeRoot();
     },
-    blockWrites(round) {
-      const r = prng(1000 + round);
-      const balances = state.balances;
-      const validators = state.validators;
-      for (let k = 0; k < 1024; k++) balances.set(Math.floor(r() * NS), BigInt(Math.floor(r() * 2 ** 35)));
-      for (let k = 0; k < 128; k++) {
-        const v = validators.get(Math.floor(r() * NS));
-        v.effective_balance = BigInt(Math.floor(r() * 2 ** 35));
-        v.slashed = true;
-      }
-    },
-    epochWrites(round) {
-      const balances = state.balances;
-      const add = BigInt(round + 1);
-      for (let i = 0; i < NS; i++) balances.set(i, 32_000_000_000n + add + BigInt(i & 1023));
-    },
+    blockWrites: (round) => writeBlock(state, NS, prng(1000 + round)),
+    epochWrites: (round) => writeEpoch(state, NS, BigInt(round + 1)),
     commitRoot: () => state.hashTreeRoot(),
   };
 }

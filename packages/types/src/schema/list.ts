@@ -9,7 +9,8 @@
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { elementIndex, LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
-import { packedContents, packedShape, PackedSequenceView, type PackedShape } from '../view/packed.js';
+import { PackedSequenceView } from '../view/packed.js';
+import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
 import { SszError } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
 import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';

@@ -7,7 +7,8 @@
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { elementIndex, type PathSegment, type PathStep } from '../view/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
-import { packedContents, packedShape, PackedSequenceView, type PackedShape } from '../view/packed.js';
+import { PackedSequenceView } from '../view/packed.js';
+import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
 import { SszError, withPath } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
 import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto } from '../merkle.js';

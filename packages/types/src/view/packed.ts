@@ -14,42 +14,12 @@
  * changes only at flush.
  * @module
  */
-import { lengthChunk, type NodeId, type NodeStore, type Tree } from '@ssztree/core';
+import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
-import { depthForLimit } from '../merkle.js';
 import { readChunks } from '../tree/nodes.js';
 import type { BasicArray, BasicType, SszType } from '../type.js';
 import { TreeView } from './base.js';
-
-/** Inner depth of a page: 8 chunks, the wide-leaf size the store hashes in one batch per depth. */
-export const PAGE_DEPTH = 3;
-
-/** The geometry of a packed sequence's tree. */
-export interface PackedShape {
-  /** Depth of the chunk level below the contents root. */
-  readonly chunkDepth: number;
-  /** Inner depth of a page (min(PAGE_DEPTH, chunkDepth)). */
-  readonly pageDepth: number;
-  /** 1 for lists (contents under the length mix-in), 0 for vectors. */
-  readonly offsetDepth: number;
-}
-
-export function packedShape(chunkLimit: number, isList: boolean): PackedShape {
-  const chunkDepth = depthForLimit(chunkLimit);
-  return { chunkDepth, pageDepth: Math.min(PAGE_DEPTH, chunkDepth), offsetDepth: isList ? 1 : 0 };
-}
-
-/**
- * The contents subtree of packed `chunks` as wide-leaf pages, built and
- * hashed in runs by one `store.fromPages` (the last page zero-padded).
- */
-export function packedContents(store: NodeStore, chunks: Uint8Array, shape: PackedShape): NodeId {
-  const { chunkDepth, pageDepth } = shape;
-  if (pageDepth === 0 || chunks.length === 0) return store.fromChunks(chunks, chunkDepth);
-  const count = Math.ceil(chunks.length / (32 << pageDepth));
-  // The same object shape as #flushBulk's source: one shape keeps core's bulk build optimised for both callers.
-  return store.fromPages({ data: chunks, offsets: undefined }, count, pageDepth, chunkDepth - pageDepth);
-}
+import { type PackedShape, slabInOrder, sortedPositions, tableFromIds } from './packedPages.js';
 
 /**
  * A commit rebuilds the contents from pages (see `#flushBulk`) when at least
@@ -72,48 +42,6 @@ const SLAB_KEEP_BYTES = 1 << 20;
  * spare bounds what is retained to one epoch's pages per process, not per view.
  */
 let spare: { slab: Uint8Array; orig: Int32Array } | null = null;
-
-/** Positions in a flush's sort key below this bit; pages above 2^31 fall back to a comparator sort. */
-const KEY_POSITIONS = 2 ** 21;
-
-/**
- * The positions of `order` (distinct page indices) sorted by page. A block
- * dirties ~1000 random pages: keys page·2^21 + position (exact in doubles)
- * sorted natively by a Float64Array take a fraction of a comparator sort.
- */
-function sortedPositions(order: readonly number[]): Int32Array {
-  const n = order.length;
-  const perm = new Int32Array(n);
-  let max = 0;
-  for (let j = 0; j < n; j++) if (order[j]! > max) max = order[j]!;
-  if (n < KEY_POSITIONS && max < 2 ** 31) {
-    const keys = new Float64Array(n);
-    for (let j = 0; j < n; j++) keys[j] = order[j]! * KEY_POSITIONS + j;
-    keys.sort();
-    for (let j = 0; j < n; j++) perm[j] = keys[j]! % KEY_POSITIONS;
-    return perm;
-  }
-  for (let j = 0; j < n; j++) perm[j] = j;
-  return perm.sort((a, b) => order[a]! - order[b]!);
-}
-
-/**
- * Whether dirty page k sits at k·size in the slab for every k (an epoch's
- * sweep). This and `tableFromIds` are functions of their own: a bulk commit
- * runs once per epoch, and when V8 deoptimises it at a path it has not seen
- * yet (it did, in the first epochs after a state build), loops of 2^15
- * pages kept inline ran on in the interpreter.
- */
-function slabInOrder(order: readonly number[], orderAt: readonly number[], size: number): boolean {
-  for (let k = 0; k < order.length; k++) if (order[k] !== k || orderAt[k] !== k * size) return false;
-  return true;
-}
-
-/** The page table after a bulk commit: id + 1 of each of the `pages` pages, 0 past them. */
-function tableFromIds(table: Int32Array, ids: Int32Array, pages: number): void {
-  for (let p = 0; p < pages; p++) table[p] = ids[p]! + 1;
-  table.fill(0, pages);
-}
 
 export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> {
   readonly #elem: BasicType<V, A>;

@@ -9,16 +9,13 @@
  *
  * Roots: a lone value merkleizes its field roots (padded to a power of two)
  * with one fold; many values (the elements of a list) are hashed in
- * batches — field roots are written column by column into one buffer of
- * `count × 2^depth` chunks, composite columns through the field type's own
- * batched `_rootsInto`, and the buffer is folded with one `hashInto` per
- * level for all values at once.
+ * batches, level by level for all values at once (`containerRoots.ts`).
  * @module
  */
 import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
-import { batchSize, depthForLimit, foldSubtrees, growScratch, scatterRoots } from '../merkle.js';
+import { depthForLimit } from '../merkle.js';
 import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { levelNodes } from '../tree/write.js';
@@ -28,6 +25,7 @@ import type { ContainerView } from '../view/types.js';
 import { BasicType, SszType, type ValueOf } from '../type.js';
 import { generateCodec } from './containerCodegen.js';
 import { ContainerRecords, type FieldInfo } from './containerRecords.js';
+import { ContainerRoots } from './containerRoots.js';
 import { shapeKey } from '../shape.js';
 
 /** The schema of each field: any SSZ type. */
@@ -46,9 +44,9 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   /** Size of the fixed part: inline fixed fields plus 4 per variable field. */
   readonly fixedPartSize: number;
   private readonly infos: readonly FieldInfo[];
-  /** Fields whose roots need hashing (composites wider than one chunk). */
-  private readonly hashedFields: readonly { readonly info: FieldInfo; readonly index: number }[];
   private readonly depth: number;
+  /** Roots of values, in batches (`containerRoots.ts`). */
+  private readonly roots: ContainerRoots;
   /**
    * @internal Inner depth of the packed record each value is stored as in a
    * tree (0: stored as a subtree of field nodes). Fixed-size containers of
@@ -88,13 +86,13 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       max += type.fixedSize ?? (4 + type.maxSize);
     }
     this.infos = infos;
-    this.hashedFields = infos.map((info, index) => ({ info, index })).filter(({ info }) => !info.basic && !info.rootIsChunk);
     this.fixedPartSize = pos;
     this.fixedSize = infos.every((f) => f.fixedSize !== null) ? pos : null;
     this.minSize = min;
     this.maxSize = max;
     this.depth = depthForLimit(infos.length);
     this.codec = generateCodec(infos, this.fixedPartSize, this.fixedSize);
+    this.roots = new ContainerRoots(infos, this.depth, this.codec);
     const packable = infos.every((f) => f.basic || f.rootIsChunk || f.type._preimageLength > 0);
     this._recordDepth = this.fixedSize !== null && packable && this.depth >= 1 && this.depth <= 6 ? this.depth : 0;
     this.records =
@@ -104,7 +102,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
             size: pos,
             depth: this._recordDepth,
             codec: this.codec,
-            eachBatch: (values, use) => this.eachBatch(values as readonly ContainerValue<F>[], use),
+            eachBatch: (values, use) => this.roots.eachBatch(values, use),
             explainValues: (values) => this._rootsInto(values as readonly ContainerValue<F>[], new Uint8Array(32 * values.length), 0),
             writeTree: (store, node, out, dv, offset) => this._writeTree(store, node, out, dv, offset),
           })
@@ -143,86 +141,12 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   }
 
   _rootInto(value: ContainerValue<F>, out: Uint8Array, offset: number): void {
-    try {
-      this.batchRoots([value], out, offset, 32);
-    } catch (e) {
-      this.explainRootError(value);
-      throw e;
-    }
+    this.roots.rootInto(value, out, offset);
   }
 
   override _rootsInto(values: readonly ContainerValue<F>[], out: Uint8Array, offset: number, stride = 32): void {
-    try {
-      this.batchRoots(values, out, offset, stride);
-    } catch (e) {
-      // The batched pass keeps no path bookkeeping; find the failing value again, one by one.
-      const scratch = new Uint8Array(32);
-      for (let i = 0; i < values.length; i++) {
-        try {
-          this._rootInto(values[i] as ContainerValue<F>, scratch, 0);
-        } catch (inner) {
-          throw withPath(inner, `[${i}]`);
-        }
-      }
-      throw e;
-    }
+    this.roots.rootsInto(values, out, offset, stride);
   }
-
-  /** Re-derives a root error field by field so it carries the field's path. */
-  private explainRootError(value: ContainerValue<F>): void {
-    if (typeof value !== 'object' || value === null) return;
-    const scratch = new Uint8Array(32);
-    for (const f of this.infos) {
-      try {
-        f.type._rootInto((value as Record<string, unknown>)[f.name], scratch, 0);
-      } catch (e) {
-        throw withPath(e, f.segment);
-      }
-    }
-  }
-
-  /**
-   * Roots of `values` in batches: each value gets a row of 2^depth chunks;
-   * basic and one-chunk fields are written straight into the rows, wider
-   * composite fields are hashed column by column through their type's
-   * batched `_rootsInto`, then all rows fold together, one `hashInto` per level.
-   */
-  private batchRoots(values: readonly ContainerValue<F>[], out: Uint8Array, offset: number, outStride: number): void {
-    this.eachBatch(values, (buf, first, count) => {
-      foldSubtrees(buf, count, this.depth);
-      scatterRoots(buf, 0, out, offset + outStride * first, count, outStride);
-    });
-  }
-
-  /**
-   * Fills rows of 2^depth field-root chunks for `values` batch by batch and
-   * hands each batch to `use(buf, first, count)`.
-   */
-  private eachBatch(values: readonly ContainerValue<F>[], use: (buf: Uint8Array, first: number, count: number) => void): void {
-    const depth = this.depth;
-    const stride = 32 << depth;
-    const batch = batchSize(depth);
-    const cap = Math.min(batch, values.length);
-    const buf = (this.scratch = growScratch(this.scratch, stride * cap));
-    const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    const hashed = this.hashedFields;
-    const column = hashed.length > 0 ? new Array<unknown>(cap) : null;
-    for (let first = 0; first < values.length; first += batch) {
-      const count = Math.min(batch, values.length - first);
-      buf.fill(0, 0, stride * count);
-      this.codec.fill(values, first, count, buf, dv, stride);
-      for (const { info, index } of hashed) {
-        const col = column as unknown[];
-        col.length = count;
-        for (let i = 0; i < count; i++) col[i] = (values[first + i] as Record<string, unknown>)[info.name];
-        // Field roots land directly in their chunk of every row.
-        info.type._rootsInto(col, buf, 32 * index, stride);
-      }
-      use(buf, first, count);
-    }
-  }
-  /** Batch scratch, reused across calls (a container never contains itself, so no re-entry). */
-  private scratch: Uint8Array | null = null;
 
   /**
    * @internal The core record kind this container's values are stored as —
@@ -318,7 +242,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       try {
         return this._toNodes([value], store)[0] as NodeId;
       } catch (e) {
-        this.explainRootError(value);
+        this.roots.explainRootError(value);
         throw e;
       }
     }

@@ -1,7 +1,9 @@
 /**
  * Views benchmark: tree-backed views of @ssztree/types side by side with
  * @chainsafe/ssz ViewDU (on its hashtree hasher), same inputs, each side in
- * a child process of its own (one process per row), rounds interleaved.
+ * a child process of its own (one process per row), rounds interleaved. A
+ * block's (and an epoch's) write loop and commit run back to back in one
+ * side's process, then the other side's; which side goes first alternates.
  *
  *   V1  List[Validator, 2^40] of 2^18: from values to a tree-backed view + root
  *   V2  the same from bytes
@@ -242,13 +244,18 @@ async function main(): Promise<void> {
   const a = toHex(Validators.toView(sample).hashTreeRoot());
   const b = toHex(PeerValidators.toViewDU(sample).hashTreeRoot());
   if (a !== b) throw new Error(`roots differ: ${a} vs ${b}`);
-  const groups: { title: string; workloads: string[]; rounds: number }[] = [
-    { title: 'validators', workloads: ['V1', 'V2'], rounds },
+  // A group's steps run in order; a step's rows run back to back in one side's process before the other
+  // side runs the same step (which side goes first alternates by round). A block's write loop and its
+  // commit are one step, as in a client, which commits right after writing: with the two rows as
+  // separate steps, the other side's write loop ran on the shared cores and caches between a side's
+  // writes and its commit, which no client does.
+  const groups: { title: string; steps: string[][]; rounds: number }[] = [
+    { title: 'validators', steps: [['V1'], ['V2']], rounds },
     // Eight blocks per round after each build: a block's cost is steady-state work, not the first one after a build.
     // Three epochs per round likewise: the first epoch after a build also pays for that build's pool bookkeeping, so one sample per build was noisy.
     {
       title: 'state',
-      workloads: ['S1', ...Array.from({ length: 8 }, () => ['B1', 'B2']).flat(), ...Array.from({ length: 3 }, () => ['E1', 'E2']).flat()],
+      steps: [['S1'], ...Array.from({ length: 8 }, () => ['B1', 'B2']), ...Array.from({ length: 3 }, () => ['E1', 'E2'])],
       rounds: stateRounds,
     },
   ];
@@ -267,24 +274,27 @@ async function main(): Promise<void> {
     if (process.argv.includes('--write')) throw new Error('--only and --write do not go together');
     // Block and epoch rows run on the state S1 builds: S1 still runs for them, untimed.
     const needsState = only.some((w) => /^[BE]/.test(w));
-    for (const g of groups) g.workloads = g.workloads.filter((w) => only.includes(w) || (w === 'S1' && needsState));
+    // A step keeps its rows (a commit needs its writes); untimed rows of a kept step are just not reported.
+    for (const g of groups) g.steps = g.steps.filter((step) => step.some((w) => only.includes(w) || (w === 'S1' && needsState)));
   }
   const reported = (w: string) => only === undefined || only.includes(w);
   const samples: Record<string, { ours: number[]; peer: number[] }> = {};
   for (const g of groups) {
-    if (g.workloads.length === 0) continue;
+    if (g.steps.length === 0) continue;
     const ours = new RowProcess(script, 'ours', ['--max-old-space-size=8192'], ['--threads', String(THREADS)]);
     const peer = new RowProcess(script, 'peer', ['--max-old-space-size=8192']);
     try {
       for (let round = 0; round < warmup + g.rounds; round++) {
-        for (const w of g.workloads) {
+        for (const step of g.steps) {
           const order: [string, RowProcess][] = round % 2 === 0 ? [['ours', ours], ['peer', peer]] : [['peer', peer], ['ours', ours]];
           for (const [who, proc] of order) {
-            const reply = await proc.run(w);
-            if (reply.kind === 'error') throw new Error(`${who} ${w}: ${reply.message}`);
-            if (round < warmup || !reported(w)) continue;
-            const s = (samples[w] ??= { ours: [], peer: [] });
-            (who === 'ours' ? s.ours : s.peer).push(reply.ms);
+            for (const w of step) {
+              const reply = await proc.run(w);
+              if (reply.kind === 'error') throw new Error(`${who} ${w}: ${reply.message}`);
+              if (round < warmup || !reported(w)) continue;
+              const s = (samples[w] ??= { ours: [], peer: [] });
+              (who === 'ours' ? s.ours : s.peer).push(reply.ms);
+            }
           }
         }
         console.error(`${g.title}: round ${round + 1}/${warmup + g.rounds} done`);

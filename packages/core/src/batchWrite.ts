@@ -10,6 +10,9 @@
  * what is already there creates nothing, and a batch of no-ops returns the
  * very same root id. Below a record pair (recordPairs.ts) a batch of base
  * records makes a new pair; two base records written side by side become one.
+ * The one exception to copying: a caller that proves it owns the root
+ * (`InPlaceWrite`) has the nodes that only its path reaches rewritten in
+ * place (inPlace.ts): no other version can see them.
  *
  * Invariant: every id returned has either a holder or no holder at all (the
  * callers float or retain it); a batch that throws part way floats what it
@@ -22,8 +25,9 @@ import { KIND_BRANCH, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import { belowLeaf, MAX_PATH_DEPTH } from './navigate.js';
 import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves } from './recordPairs.js';
 import type { StoreCore as NodeStore } from './store.js';
+import { droppedMark, releaseDropped, repairInPlace, rewriteBranch, sharedTouch, soleLink } from './inPlace.js';
+import { slabWides, wideAt, type SlabWides } from './slabWides.js';
 import { expandWide, isChunkNode, wideDepth, wideWithChunks } from './wide.js';
-import { createHashedWides } from './wideBuild.js';
 
 /**
  * Returns `root` with nodes[i] at position indices[i] of level `depth`, for
@@ -35,14 +39,52 @@ export function setNodesAtDepth(
   depth: number,
   indices: ArrayLike<number>,
   nodes: ArrayLike<NodeId>,
+  inPlace?: InPlaceWrite,
 ): NodeId {
   checkDepth(depth, 0, MAX_PATH_DEPTH);
+  changedInPlace = false;
   const n = indices.length;
   if (nodes.length !== n) throw new CoreError('BAD_INPUT', `${n} indices but ${nodes.length} nodes`);
+  const touched = inPlace?.touched;
+  if (touched !== undefined && touched.length !== n) throw new CoreError('BAD_INPUT', `${n} indices but ${touched.length} touched flags`);
   if (n === 0) return root;
   checkAscending(depth, indices);
   for (let i = 0; i < n; i++) store.check(nodes[i]!);
-  return guarded(store, depth, () => writeBatch(store, root, depth, { indices, nodes, chunks: undefined }, 0, n, 0));
+  const batch: Batch = { indices, nodes, chunks: undefined, touched };
+  return guarded(store, root, depth, batch, owns(store, root, inPlace));
+}
+
+/**
+ * What a caller that may write in place says about the root (inPlace.ts):
+ * `holders` is how many holders of the root it accounts for (its handle,
+ * plus a parent link its own commit rewrites in the same synchronous pass);
+ * the write goes in place only when the root's count is exactly that.
+ * `touched[i]`, when given, says that nodes[i] is the node already at
+ * indices[i] but changed in place below (a child's in-place commit): its
+ * ancestors are listed for hashing again. Touched positions need an owned
+ * path down to them.
+ */
+export interface InPlaceWrite {
+  readonly holders: number;
+  readonly touched?: ArrayLike<boolean> | undefined;
+}
+
+/** Whether a write may go in place at `root` (its count is exactly the holders the caller accounts for). */
+function owns(store: NodeStore, root: NodeId, inPlace: InPlaceWrite | undefined): boolean {
+  if (inPlace === undefined || (root & 15) === KIND_ZERO) return false;
+  const pool = store.pools[root & 15]!;
+  const slot = root >>> 4;
+  return pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt] === inPlace.holders;
+}
+
+/** Set by a write that changed a node in place (same id, new contents); read and cleared by its caller. */
+let changedInPlace = false;
+
+/** Whether the last batch write changed its root in place (the root id is the same, its contents are not). Reading clears it. */
+export function takeChangedInPlace(): boolean {
+  const changed = changedInPlace;
+  changedInPlace = false;
+  return changed;
 }
 
 /**
@@ -59,7 +101,7 @@ export function setChunksAtDepth(store: NodeStore, root: NodeId, depth: number, 
   if (n === 0) return root;
   checkAscending(depth, indices);
   const words = chunks.byteOffset % 4 === 0 ? new Int32Array(chunks.buffer, chunks.byteOffset, chunks.length >>> 2) : undefined;
-  return guarded(store, depth, () => writeBatch(store, root, depth, { indices, nodes: undefined, chunks, words }, 0, n, 0));
+  return guarded(store, root, depth, { indices, nodes: undefined, chunks, words }, false);
 }
 
 function checkAscending(depth: number, indices: ArrayLike<number>): void {
@@ -79,42 +121,71 @@ function checkAscending(depth: number, indices: ArrayLike<number>): void {
 }
 
 /**
- * Runs a write; if it throws part way (a path below a leaf), the branches it
- * had already made are floated so that the next sweep frees them.
+ * Runs a batch write; if it throws part way (a path below a leaf), the
+ * branches it had already made are floated so that the next sweep frees
+ * them, and the owned nodes it had rewritten in place are listed for
+ * hashing again (`repairInPlace`). What in-place writes unlinked is released
+ * once the batch is over, either way.
  */
-function guarded(store: NodeStore, depth: number, write: () => NodeId): NodeId {
+function guarded(store: NodeStore, root: NodeId, depth: number, batch: Batch, owned: boolean): NodeId {
   const marks = store.pendingMarks(depth);
+  const mark = droppedMark();
+  changedInPlace = false;
   try {
-    return write();
+    return writeBatch(store, root, depth, batch, 0, batch.indices.length, 0, owned);
   } catch (error) {
+    changedInPlace = false;
+    if (owned) repairInPlace(store, root, depth, batch.indices, 0, batch.indices.length, 0, true);
     store.floatSince(marks);
+    const created = batch.wides?.created;
+    if (created !== undefined) for (const id of created) store.float(id);
     throw error;
+  } finally {
+    releaseDropped(store, mark);
   }
 }
 
-/** The writes of one batch: nodes, or chunks that become leaves. */
+/** The writes of one batch: nodes, chunks that become leaves, or wide leaves made from a slab. */
 interface Batch {
   readonly indices: ArrayLike<number>;
   readonly nodes: ArrayLike<NodeId> | undefined;
   readonly chunks: Uint8Array | undefined;
   /** `chunks` as 32-bit words when it is 4-byte aligned (faster leaf copies). */
   readonly words?: Int32Array | undefined;
+  /** See `InPlaceWrite.touched`. */
+  readonly touched?: ArrayLike<boolean> | undefined;
+  /** Wide leaves written from a slab, in place where owned (`setWidesAtDepth`). */
+  readonly wides?: SlabWides | undefined;
 }
 
 /** The node written at batch position i, made from its chunk if needed (compared against `old` first). */
-function freshAt(store: NodeStore, batch: Batch, i: number, old: NodeId): NodeId {
+function freshAt(store: NodeStore, batch: Batch, i: number, old: NodeId, owned: boolean): NodeId {
+  if (batch.wides !== undefined) {
+    const id = wideAt(store, batch.wides, i, old, owned);
+    if (id === old) changedInPlace = true;
+    return id;
+  }
   if (batch.chunks !== undefined) {
     if (isChunkNode(old) && store.sameBytes(old, batch.chunks, 32 * i)) return old;
     return batch.words !== undefined ? store.newLeafFromWords(batch.words, 8 * i) : store.newLeaf(batch.chunks, 32 * i);
   }
   const fresh = batch.nodes![i]!;
-  if (fresh === old || (isChunkNode(fresh) && isChunkNode(old) && store.sameHash(fresh, old))) return old;
+  if (fresh === old) {
+    if (batch.touched?.[i] === true) changedInPlace = true;
+    return old;
+  }
+  if (isChunkNode(fresh) && isChunkNode(old) && store.sameHash(fresh, old)) return old;
   return fresh;
 }
 
-/** Writes batch positions [lo, hi) (all within [base, base + 2^depth)) below `node`. */
-function writeBatch(store: NodeStore, node: NodeId, depth: number, batch: Batch, lo: number, hi: number, base: number): NodeId {
-  if (depth === 0) return freshAt(store, batch, lo, node);
+/**
+ * Writes batch positions [lo, hi) (all within [base, base + 2^depth)) below
+ * `node`. `owned`: nothing but the caller's path reaches `node`, which may
+ * then be rewritten in place (inPlace.ts); that sets `changedInPlace` and
+ * returns `node` itself.
+ */
+function writeBatch(store: NodeStore, node: NodeId, depth: number, batch: Batch, lo: number, hi: number, base: number, owned: boolean): NodeId {
+  if (depth === 0) return freshAt(store, batch, lo, node, owned);
   const kind = node & 15;
   let left: NodeId;
   let right: NodeId;
@@ -133,14 +204,34 @@ function writeBatch(store: NodeStore, node: NodeId, depth: number, batch: Batch,
   }
   const mid = base + (depth <= 31 ? 1 << (depth - 1) : 2 ** (depth - 1));
   const split = lowerBound(batch.indices, lo, hi, mid);
-  const newLeft = split > lo ? writeBatch(store, left, depth - 1, batch, lo, split, base) : left;
-  const newRight = hi > split ? writeBatch(store, right, depth - 1, batch, split, hi, mid) : right;
-  if (newLeft === left && newRight === right) return node;
+  // Owned below only through an owned branch whose link is the child's only holder.
+  const ownsChildren = owned && kind === KIND_BRANCH;
+  let newLeft = left;
+  let newRight = right;
+  let touched = false;
+  if (split > lo) {
+    newLeft = writeBatch(store, left, depth - 1, batch, lo, split, base, ownsChildren && soleLink(store, left));
+    touched = changedInPlace;
+    changedInPlace = false;
+  }
+  if (hi > split) {
+    newRight = writeBatch(store, right, depth - 1, batch, split, hi, mid, ownsChildren && soleLink(store, right));
+    touched ||= changedInPlace;
+    changedInPlace = false;
+  }
+  if (newLeft === left && newRight === right && !touched) return node;
   if (depth === 1) {
     // Two base records side by side become a pair (recordPairs.ts) rather than a branch.
     const pair = pairOfRecords(store, newLeft, newRight);
     if (pair !== -1) return pair;
   }
+  if (ownsChildren) {
+    rewriteBranch(store, node, left, right, newLeft, newRight);
+    changedInPlace = true;
+    return node;
+  }
+  // A child changed in place under a node other versions share would have changed them too.
+  if (touched) sharedTouch(batch.indices[lo]!);
   return store.newBranch(newLeft, newRight);
 }
 
@@ -158,7 +249,8 @@ function lowerBound(indices: ArrayLike<number>, lo: number, hi: number, value: n
 function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Batch, lo: number, hi: number, base: number): NodeId {
   const wd = wideDepth(node);
   if (wd === 0 || depth > wd) belowLeaf(node);
-  if (depth === wd && (batch.chunks !== undefined || allChunks(batch.nodes!, lo, hi))) {
+  // (Slab wide leaves replace a larger wide leaf's parts: through the expansion below.)
+  if (depth === wd && batch.wides === undefined && (batch.chunks !== undefined || allChunks(batch.nodes!, lo, hi))) {
     if (batch.nodes !== undefined) return wideWithChunks(store, node, batch.indices, batch.nodes, lo, hi, base);
     // Chunk writes: leaves just long enough to copy from.
     const leaves: NodeId[] = [];
@@ -177,7 +269,7 @@ function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Bat
     return pairWithHalves(store, node, pair, batch.indices, batch.nodes!, lo, hi, base);
   }
   const expanded = expandWide(store, node);
-  const result = writeBatch(store, expanded, depth, batch, lo, hi, base);
+  const result = writeBatch(store, expanded, depth, batch, lo, hi, base, false);
   store.dropIfUnheld(expanded);
   return result === expanded ? node : result;
 }
@@ -195,9 +287,12 @@ function allChunks(nodes: ArrayLike<NodeId>, lo: number, hi: number): boolean {
 /**
  * Returns `root` with new wide leaves of inner depth `innerDepth` at
  * positions indices[i] (strictly ascending) of level `depth`, the i-th made
- * from `data` at byte offset offsets[i]. The wide leaves are made here, not
- * floated: each is linked by the new branches (or freed by the next sweep
- * if the write fails part way). `created`, when given, receives their ids.
+ * from `data` at byte offset offsets[i] (slabWides.ts). The wide leaves are
+ * made here, not floated: each is linked by the new branches (or freed by
+ * the next sweep if the write fails part way). With `inPlace` and an owned
+ * root, an owned old leaf of the same depth is rewritten instead. `created`,
+ * when given, receives the leaf now at each position (created[i] at
+ * indices[i], new or rewritten).
  */
 export function setWidesAtDepth(
   store: NodeStore,
@@ -208,8 +303,10 @@ export function setWidesAtDepth(
   data: Uint8Array,
   offsets: ArrayLike<number>,
   created?: NodeId[],
+  inPlace?: InPlaceWrite,
 ): NodeId {
   checkDepth(depth, 0, MAX_PATH_DEPTH);
+  changedInPlace = false;
   checkDepth(innerDepth, 1, MAX_WIDE_DEPTH);
   const n = indices.length;
   if (offsets.length !== n) throw new CoreError('BAD_INPUT', `${n} indices but ${offsets.length} offsets`);
@@ -220,27 +317,8 @@ export function setWidesAtDepth(
     const o = offsets[i]!;
     if (!Number.isInteger(o) || o < 0 || o + bytes > data.length) throw new CoreError('BAD_INPUT', `no ${bytes} bytes at offset ${o}`);
   }
-  const nodes = new Array<NodeId>(n);
-  if (createHashedWides(store, innerDepth, data, offsets, n, nodes)) {
-    // Hashed already and on no list: if the write fails part way, the sweep must still find them.
-    try {
-      const next = guarded(store, depth, () => writeBatch(store, root, depth, { indices, nodes, chunks: undefined }, 0, n, 0));
-      if (created !== undefined) for (let i = 0; i < n; i++) created[i] = nodes[i]!;
-      return next;
-    } catch (error) {
-      for (let i = 0; i < n; i++) store.float(nodes[i]!);
-      throw error;
-    }
-  }
-  return guarded(store, depth, () => {
-    // Word copies when the data and every offset are 4-byte aligned (a view's slab always is).
-    let aligned = data.byteOffset % 4 === 0;
-    for (let i = 0; i < n && aligned; i++) aligned = offsets[i]! % 4 === 0;
-    if (aligned) {
-      const words = new Int32Array(data.buffer, data.byteOffset, data.length >>> 2);
-      for (let i = 0; i < n; i++) nodes[i] = store.newWideFromWords(innerDepth, words, offsets[i]! >>> 2);
-    } else for (let i = 0; i < n; i++) nodes[i] = store.newWide(innerDepth, data, offsets[i]!);
-    if (created !== undefined) for (let i = 0; i < n; i++) created[i] = nodes[i]!;
-    return writeBatch(store, root, depth, { indices, nodes, chunks: undefined }, 0, n, 0);
-  });
+  const out = created ?? [];
+  out.length = n;
+  const batch: Batch = { indices, nodes: undefined, chunks: undefined, wides: slabWides(store, innerDepth, data, offsets, out) };
+  return guarded(store, root, depth, batch, owns(store, root, inPlace));
 }

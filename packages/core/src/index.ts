@@ -5,6 +5,7 @@
  * SSZ types; `@ssztree/types` builds on it.
  * @module @ssztree/core
  */
+export type { InPlaceWrite } from './batchWrite.js';
 export { CoreError, type CoreErrorCode } from './errors.js';
 export { gindexDepth, toGindex, type Gindex } from './gindex.js';
 export { MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, type NodeKind } from './ids.js';

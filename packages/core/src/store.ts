@@ -5,13 +5,16 @@
  * reclamation are `StoreBase`'s (storeBase.ts).
  *
  * Invariants this module keeps:
- * - Nodes are immutable once created. A branch's links never change; its hash
- *   is written once, by the flush, and is a pure function of its children.
- * - Every unhashed branch is listed exactly once in `pendingByHeight[dh]`,
- *   where dh = 1 + max(dh(children)) (hashed nodes have dh 0); every unhashed
- *   wide leaf is listed once in `widePending[depth]`, every unhashed record
- *   once in `recordPending[kind]`. Flushing heights
- *   1, 2, 3, … after the wide leaves therefore always finds children hashed.
+ * - A node no other holder can reach may be rewritten in place (inPlace.ts,
+ *   counts prove it); every other node is immutable. A branch's hash is a
+ *   pure function of its children, written by the flush.
+ * - Every unhashed branch is listed in `pendingByHeight[dh]`, where
+ *   dh = 1 + max(dh(children)) (hashed nodes have dh 0) — once, or, after an
+ *   in-place rewrite raised its height, also lower down, where it is hashed
+ *   early and harmlessly; every unhashed wide leaf is listed once in
+ *   `widePending[depth]`, every unhashed record once in
+ *   `recordPending[kind]`. Flushing heights 1, 2, 3, … after the wide leaves
+ *   therefore always hashes a branch last with its children hashed.
  * @module
  */
 import { CoreError } from './errors.js';

@@ -155,10 +155,19 @@ export class StoreBase {
    * in docs/CORE.md). `dispose()` keeps `release`: it frees now.
    */
   releaseReplaced(id: NodeId): void {
-    if (!this.dropHolder(id)) return;
+    if (this.dropHolder(id)) this.releaseUnlinked(id);
+  }
+
+  /**
+   * Frees, like `releaseReplaced` at zero, a node whose count an in-place
+   * write (inPlace.ts) brought to zero — unless something has linked it
+   * again since, or it is freed or listed for freeing already.
+   */
+  releaseUnlinked(id: NodeId): void {
     const pool = this.pools[id & 15]!;
     const slot = id >>> 4;
     const st = pool.state(slot);
+    if (pool.rc(slot) !== 0 || (st & FLAG_FREE) !== 0) return;
     if ((id & 15) !== KIND_BRANCH || (st & FLAG_PENDING) !== 0) {
       this.freeCascade(id);
       return;

@@ -17,8 +17,8 @@ import { readHashRaw } from './build.js';
 import { CoreError } from './errors.js';
 import { checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import type { NodeId } from './ids.js';
-import { setChunksAtDepth, setNodesAtDepth, setWidesAtDepth } from './batchWrite.js';
-import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setNodeByBits } from './navigate.js';
+import { type InPlaceWrite, setChunksAtDepth, setNodesAtDepth, setWidesAtDepth, takeChangedInPlace } from './batchWrite.js';
+import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setNodeByBits, soleNodeAtDepth } from './navigate.js';
 import { defaultStore, type NodeStore } from './nodeStore.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
 
@@ -119,8 +119,26 @@ export class Tree implements Disposable {
    * Writes `nodes[i]` at position `indices[i]` of level `depth` in one walk (indices strictly
    * ascending); unchanged positions keep their nodes, so a batch of no-op writes keeps the root.
    */
-  setNodesAtDepth(depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>): void {
-    this.replace(setNodesAtDepth(this.store, this.live.root, depth, indices, nodes));
+  setNodesAtDepth(depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>, inPlace?: InPlaceWrite): boolean {
+    return this.write(setNodesAtDepth(this.store, this.live.root, depth, indices, nodes, inPlace));
+  }
+
+  /**
+   * @internal How many holders the root has (this handle among them): with
+   * `soleNodeAtDepth`, what a caller checks before it claims ownership for
+   * an in-place write (`InPlaceWrite`, core inPlace.ts).
+   */
+  rootHolders(): number {
+    const root = this.live.root;
+    if ((root & 15) === 0) return Number.POSITIVE_INFINITY;
+    return this.store.pools[root & 15]!.rc(root >>> 4);
+  }
+
+  /** @internal The node at position `index` of level `depth` if the path to it is held by single links only, else -1 (`soleNodeAtDepth`). */
+  soleNodeAtDepth(depth: number, index: number): NodeId {
+    checkDepth(depth, 0, MAX_PATH_DEPTH);
+    checkIndex(depth, index);
+    return soleNodeAtDepth(this.store, this.live.root, depth, index);
   }
 
   /**
@@ -165,8 +183,16 @@ export class Tree implements Disposable {
    * `created`, when given, receives the new wide leaves' ids (created[i] at
    * indices[i]), so a caller can keep its page table current.
    */
-  setWidesAtDepth(depth: number, indices: ArrayLike<number>, innerDepth: number, data: Uint8Array, offsets: ArrayLike<number>, created?: NodeId[]): void {
-    this.replace(setWidesAtDepth(this.store, this.live.root, depth, indices, innerDepth, data, offsets, created));
+  setWidesAtDepth(
+    depth: number,
+    indices: ArrayLike<number>,
+    innerDepth: number,
+    data: Uint8Array,
+    offsets: ArrayLike<number>,
+    created?: NodeId[],
+    inPlace?: InPlaceWrite,
+  ): boolean {
+    return this.write(setWidesAtDepth(this.store, this.live.root, depth, indices, innerDepth, data, offsets, created, inPlace));
   }
 
   /** Writes `chunks` (32 bytes per index) as leaves at `indices` of level `depth`, ascending. */
@@ -222,6 +248,13 @@ export class Tree implements Disposable {
   /** The partial tree described by a multiproof. */
   static fromProof(proof: Multiproof, store: NodeStore = defaultStore): Tree {
     return new Tree(store.partialTree(proof), store);
+  }
+
+  /** Moves to the result of a batch write; true when the root itself was rewritten in place (same id, new contents). */
+  private write(next: NodeId): boolean {
+    const inPlace = takeChangedInPlace();
+    this.replace(next);
+    return inPlace && next === this.#cell.root;
   }
 
   private replace(next: NodeId): void {

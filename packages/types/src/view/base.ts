@@ -13,9 +13,12 @@
  *   itself: it disposes child views while nodes it just made are unlinked.
  * - A view never changes a version another holder can see: writes replace
  *   the handle's root, the old root stays intact for every other handle.
+ *   Only what no other holder can reach — the view's root when its handle
+ *   (and the vouching parent's link) are its only holders, and below it
+ *   what single links reach — is rewritten in place (`_inPlaceWrite`).
  * @module
  */
-import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import { type InPlaceWrite, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import type { SszType } from '../type.js';
 import { sameShape } from '../shape.js';
@@ -29,6 +32,15 @@ export abstract class TreeView<V> {
   _dirty = false;
   /** @internal Called once when the view turns dirty: its parent records it for the next commit. */
   _notify: (() => void) | null = null;
+  /**
+   * @internal Set by the parent for the length of one of its commits: the
+   * parent owns its own root, and its link to this view's root is that
+   * link's only path (core `soleNodeAtDepth`), so this view may count the
+   * link among the holders it owns (`_inPlaceWrite`).
+   */
+  _vouched = false;
+  /** @internal Set by `_flush` when the root was rewritten in place (same id, new contents); read and cleared by the parent. */
+  _changedInPlace = false;
 
   constructor(
     readonly type: SszType<V>,
@@ -43,6 +55,22 @@ export abstract class TreeView<V> {
 
   /** @internal Applies pending writes to `_tree` (children first). */
   abstract _flush(): void;
+
+  /**
+   * @internal The claim a batch write of this view's tree makes for writing
+   * in place (core inPlace.ts): its handle, plus its parent's link when the
+   * parent vouched for it. Core writes in place only when the root's count
+   * is exactly that: a clone, a `commit()` handle or any other holder makes
+   * the write copy its paths as usual.
+   */
+  _inPlaceWrite(touched?: ArrayLike<boolean>): InPlaceWrite {
+    return { holders: this._vouched ? 2 : 1, touched };
+  }
+
+  /** @internal Whether this view's tree could be written in place now (see `_inPlaceWrite`). */
+  _ownsRoot(): boolean {
+    return this._tree.rootHolders() === (this._vouched ? 2 : 1);
+  }
 
   /** @internal A view of the same kind over another version (no pending writes). */
   abstract _respawn(tree: Tree): this;

@@ -179,7 +179,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
       }
       if (indices.length > 0) {
         if (this.#level === 0) this._tree.rootNode = nodes[0] as NodeId;
-        else this._tree.setNodesAtDepth(this.#level, indices, nodes);
+        else this._changedInPlace = this._tree.setNodesAtDepth(this.#level, indices, nodes, this._inPlaceWrite());
       }
     }
     this.#pending.clear();

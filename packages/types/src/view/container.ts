@@ -151,38 +151,56 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       this._retired.length = 0;
     }
     if (this._flushCompact()) return;
+    // Owning its root, this view vouches for each dirty child whose root it links through single links
+    // only: the child may then rewrite that root in place, and this commit lists the path above it.
+    const owned = this._depth > 0 && this._ownsRoot();
+    let touched: boolean[] | null = null;
     for (let i = 0; i < fields.length; i++) {
       let node: NodeId;
+      let inPlace = false;
       const p = this._pending[i];
       const child = this._children[i];
       if (p !== NONE) {
         node = (fields[i] as FieldSlot).toNode(p, store);
       } else if (child !== undefined) {
         if (!child._dirty && this._bases[i] === child._tree.rootNode) continue;
-        child._commitNow();
+        if (owned && child._dirty) child._vouched = this._tree.soleNodeAtDepth(this._depth, i) === child._tree.rootNode;
+        try {
+          child._commitNow();
+        } finally {
+          child._vouched = false;
+        }
+        inPlace = child._changedInPlace;
+        child._changedInPlace = false;
         node = child._tree.rootNode;
         // Unchanged since it last matched this tree: nothing to write (an id compare, no tree walk).
-        if (node === this._bases[i]) continue;
+        if (node === this._bases[i] && !inPlace) continue;
         this._bases[i] = node;
       } else continue;
       (indices ??= []).push(i);
       (nodes ??= []).push(node);
       (replaced ??= []).push(this._replaced[i] as boolean);
+      (touched ??= []).push(inPlace);
     }
-    if (indices !== null && nodes !== null && replaced !== null) {
+    if (indices !== null && nodes !== null && replaced !== null && touched !== null) {
       // A wholesale replacement may hold what was there: keep the old node then (no-op writes change nothing).
       let k = 0;
       for (let j = 0; j < indices.length; j++) {
         const i = indices[j] as number;
         if (replaced[j] === true && sameRoot(store, nodes[j] as NodeId, this._nodeAt(i))) continue;
         indices[k] = i;
+        touched[k] = touched[j] as boolean;
         nodes[k++] = nodes[j] as NodeId;
       }
       indices.length = k;
       nodes.length = k;
+      touched.length = k;
       if (k > 0) {
-        if (this._depth === 0) this._tree.rootNode = nodes[0] as NodeId;
-        else this._tree.setNodesAtDepth(this._depth, indices, nodes);
+        if (this._depth === 0) {
+          // The one field is the root: rewritten in place, it is still this view's root, with new contents.
+          this._changedInPlace = nodes[0] === this._tree.rootNode && touched[0] === true;
+          this._tree.rootNode = nodes[0] as NodeId;
+        } else this._changedInPlace = this._tree.setNodesAtDepth(this._depth, indices, nodes, this._inPlaceWrite(touched));
       }
       for (let i = 0; i < fields.length; i++) {
         const p = this._pending[i];

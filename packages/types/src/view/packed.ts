@@ -311,10 +311,10 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
         const bytes = this.#slab.subarray(offsets[0], (offsets[0] as number) + size);
         this._tree.rootNode = this.#shape.pageDepth === 0 ? store.leaf(bytes) : store.wide(bytes);
       } else if (this.#shape.pageDepth === 0) {
-        this._tree.setNodesAtDepth(this.#pageLevel, indices, Array.from(offsets, (at) => store.leaf(this.#slab, at)));
+        this._changedInPlace = this._tree.setNodesAtDepth(this.#pageLevel, indices, Array.from(offsets, (at) => store.leaf(this.#slab, at)), this._inPlaceWrite());
       } else {
         const created = this.#created;
-        this._tree.setWidesAtDepth(this.#pageLevel, indices, this.#shape.pageDepth, this.#slab, offsets, created);
+        this._changedInPlace = this._tree.setWidesAtDepth(this.#pageLevel, indices, this.#shape.pageDepth, this.#slab, offsets, created, this._inPlaceWrite());
         const table = this.#table(indices[indices.length - 1] as number);
         for (let k = 0; k < indices.length; k++) table[indices[k] as number] = (created[k] as number) + 1;
         created.length = 0;

@@ -23,7 +23,7 @@ import { CoreError } from './errors.js';
 import { checkDepth, checkIndex } from './gindex.js';
 import { KIND_BRANCH, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
 import { belowLeaf, MAX_PATH_DEPTH } from './navigate.js';
-import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves } from './recordPairs.js';
+import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves, rewriteHalves } from './recordPairs.js';
 import type { StoreCore as NodeStore } from './store.js';
 import { droppedMark, releaseDropped, repairInPlace, rewriteBranch, sharedTouch, soleLink } from './inPlace.js';
 import { slabWides, wideAt, type SlabWides } from './slabWides.js';
@@ -200,7 +200,7 @@ function writeBatch(store: NodeStore, node: NodeId, depth: number, batch: Batch,
   } else if (kind === KIND_ZERO && node !== 0) {
     left = right = node - 16;
   } else {
-    return writeIntoWide(store, node, depth, batch, lo, hi, base);
+    return writeIntoWide(store, node, depth, batch, lo, hi, base, owned);
   }
   const mid = base + (depth <= 31 ? 1 << (depth - 1) : 2 ** (depth - 1));
   const split = lowerBound(batch.indices, lo, hi, mid);
@@ -246,7 +246,7 @@ function lowerBound(indices: ArrayLike<number>, lo: number, hi: number, value: n
 }
 
 /** Writes below a wide leaf: chunk writes make a new wide leaf, others expand it. */
-function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Batch, lo: number, hi: number, base: number): NodeId {
+function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Batch, lo: number, hi: number, base: number, owned: boolean): NodeId {
   const wd = wideDepth(node);
   if (wd === 0 || depth > wd) belowLeaf(node);
   // (Slab wide leaves replace a larger wide leaf's parts: through the expansion below.)
@@ -265,7 +265,12 @@ function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Bat
   }
   const pair = depth === 1 && batch.nodes !== undefined ? pairLayout(node) : undefined;
   if (pair !== undefined && allHalves(pair, batch.nodes!, lo, hi)) {
-    // Halves of a record pair: a new pair from their bytes (recordPairs.ts), not a branch over two records.
+    // Halves of a record pair: a new pair from their bytes (recordPairs.ts), not a branch over two records;
+    // an owned pair takes the bytes in place.
+    if (owned) {
+      if (rewriteHalves(store, node, pair, batch.indices, batch.nodes!, lo, hi, base)) changedInPlace = true;
+      return node;
+    }
     return pairWithHalves(store, node, pair, batch.indices, batch.nodes!, lo, hi, base);
   }
   const expanded = expandWide(store, node);

@@ -17,11 +17,12 @@
  *
  * Invariants: a pair's bytes are its halves' bytes in order, so its root is
  * the branch root over its halves; writing the bytes already there returns
- * the same id; nothing here changes an existing node.
+ * the same id; nothing here changes an existing node, except a pair an
+ * in-place write owns (`rewriteHalves`, inPlace.ts).
  * @module
  */
 import type { NodeId } from './ids.js';
-import { copyRecordBytes, layoutOf, newRecord, recordOffset, recordPage, type Layout } from './records.js';
+import { copyRecordBytes, layoutOf, newRecord, recordOffset, recordPage, relistRecord, type Layout } from './records.js';
 import type { StoreCore } from './store.js';
 
 /** The pair layout of `id`, or undefined when `id` is not a pair or half pair. */
@@ -66,6 +67,33 @@ export function pairOfRecords(store: StoreCore, left: NodeId, right: NodeId): No
 
 /** Scratch for the bytes of a new pair (grown as needed). */
 let scratch = new Uint8Array(512);
+
+/**
+ * Owned pair `id` (inPlace.ts: nothing but its owned parent's link reaches
+ * it) with half (positions[i] - at) rewritten in place from base record
+ * nodes[i] for i in [lo, hi): only the bytes that differ are written, and a
+ * pair that changed is listed for hashing again. Returns whether it changed.
+ */
+export function rewriteHalves(store: StoreCore, id: NodeId, layout: Layout, positions: ArrayLike<number>, nodes: ArrayLike<NodeId>, lo: number, hi: number, at: number): boolean {
+  const s = layoutOf(layout.base)!.size;
+  const pairPage = recordPage(store, id);
+  const pairAt = recordOffset(store, id);
+  let changed = false;
+  for (let i = lo; i < hi; i++) {
+    const k = pairAt + (positions[i]! - at) * s;
+    const node = nodes[i]!;
+    const page = recordPage(store, node);
+    const o = recordOffset(store, node);
+    for (let b = 0; b < s; b++) {
+      if (pairPage[k + b] !== page[o + b]) {
+        changed = true;
+        pairPage[k + b] = page[o + b]!;
+      }
+    }
+  }
+  if (changed) relistRecord(store, id);
+  return changed;
+}
 
 /**
  * Pair `id` with half (positions[i] - at) replaced by base record nodes[i]

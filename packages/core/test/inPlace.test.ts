@@ -4,17 +4,21 @@
  * its path reaches rewritten instead of copied. Checked here: the root id
  * stays and the root is the plain model's; every other holder (a clone, a
  * handle on a subtree) makes the paths through it copy, and what it holds
- * never changes; wide leaves are rewritten in place; touched positions list
+ * never changes; wide leaves and record pairs' halves are rewritten in
+ * place; touched positions list
  * their ancestors again, and a claim the counts do not back is refused; a
  * batch that fails part way leaves no stale hash; and nothing leaks.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NodeStore, Tree } from '../src/index.js';
-import { chunkOf, chunksOf, codeOf, hex, modelRoot } from './helpers.js';
+import { merkleize } from '@ssztree/hasher';
+import { NodeStore, registerRecordLayout, registerRecordPairs, Tree } from '../src/index.js';
+import { chunkOf, chunksOf, codeOf, expandRecord, hex, modelRoot, VALIDATOR_LAYOUT } from './helpers.js';
 
 const DEPTH = 8;
 const OWN = { holders: 1 };
+const PAIR_BASE = registerRecordLayout(VALIDATOR_LAYOUT);
+registerRecordPairs(PAIR_BASE);
 
 function builtTree(store: NodeStore, seed: number): { tree: Tree; model: Uint8Array } {
   const model = chunksOf(Array.from({ length: 2 ** DEPTH }, (_, i) => seed + i));
@@ -140,6 +144,35 @@ describe('in-place batch writes', () => {
     }
   });
 
+  it('rewrites the halves of an owned record pair in place; a shared pair is copied', () => {
+    const store = new NodeStore();
+    const depth = 8;
+    const n = 100;
+    const bytes = new Uint8Array(121 * n).map((_, i) => (i * 31 + (i >>> 7)) & 0xff);
+    const tree = new Tree(store.recordPairTreeFromBytes(PAIR_BASE, bytes, 0, n, depth), store);
+    store.collect();
+    const root = tree.rootNode;
+    const pair = tree.recordAtDepth(depth - 1, 5); // elements 10 and 11
+    const fresh = new Uint8Array(121).fill(9);
+    tree.setNodesAtDepth(depth, [11], [store.record(PAIR_BASE, fresh, 0)], OWN);
+    bytes.set(fresh, 121 * 11);
+    expect(tree.rootNode).toBe(root);
+    expect(tree.recordAtDepth(depth - 1, 5)).toBe(pair);
+    expect(hex(tree.root)).toBe(recordsRoot(bytes, n, depth));
+    // Held elsewhere, the pair is copied and the other holder keeps its bytes.
+    const held = new Tree(pair, store);
+    const heldRoot = hex(held.root);
+    tree.setNodesAtDepth(depth, [10], [store.record(PAIR_BASE, fresh.fill(3), 0)], OWN);
+    bytes.set(fresh, 121 * 10);
+    expect(tree.recordAtDepth(depth - 1, 5)).not.toBe(pair);
+    expect(hex(held.root)).toBe(heldRoot);
+    expect(hex(tree.root)).toBe(recordsRoot(bytes, n, depth));
+    held.dispose();
+    tree.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
   it('leaves no stale hash when a batch fails part way', () => {
     const store = new NodeStore();
     const { tree, model } = builtTree(store, 5);
@@ -200,6 +233,13 @@ describe('in-place batch writes', () => {
     );
   });
 });
+
+/** The root of `n` validator-shaped records as SSZ merkleizes them: each record's root, padded to depth. */
+function recordsRoot(bytes: Uint8Array, n: number, depth: number): string {
+  const roots = new Uint8Array(32 * n);
+  for (let i = 0; i < n; i++) roots.set(merkleize(expandRecord(VALIDATOR_LAYOUT, bytes, i * 121)), 32 * i);
+  return hex(merkleize(roots, 2 ** depth));
+}
 
 /** The root of `chunks` (2^depth of them) as bytes. */
 function merkleRoot(chunks: Uint8Array, depth: number): Uint8Array {

@@ -3,29 +3,36 @@
  * state, heap and native threads never affect another's, while the parent
  * interleaves their samples round by round.
  *
- * Protocol: the parent sends `{ kind: 'run', workload }`, the child answers
- * `{ kind: 'result', ms }` (the child times only the operation itself; input
- * preparation happens before the clock starts) or `{ kind: 'error', message }`.
+ * Protocol: the parent sends `{ kind: 'run', workloads }`, the child runs
+ * them one after the other in that one task and answers `{ kind: 'result',
+ * ms }` with each one's time (the child times only the operation itself;
+ * input preparation happens before its clock starts) or `{ kind: 'error',
+ * message }`. Several workloads in one request run with no idle gap between
+ * them — a block's writes and then its commit, as a client runs them in one
+ * task — where separate requests would leave the process idle (and free to
+ * lose its core and caches) in between.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 
 export interface RunRequest {
   readonly kind: 'run';
-  readonly workload: string;
+  readonly workloads: readonly string[];
 }
+
+type StepReply = { readonly kind: 'result'; readonly ms: readonly number[] } | { readonly kind: 'error'; readonly message: string };
 
 export type RunReply = { readonly kind: 'result'; readonly ms: number } | { readonly kind: 'error'; readonly message: string };
 
 export class RowProcess {
   private readonly child: ChildProcess;
-  private pending: ((reply: RunReply) => void) | undefined;
+  private pending: ((reply: StepReply) => void) | undefined;
 
   constructor(script: string, row: string, extraExecArgv: readonly string[] = [], extraArgs: readonly string[] = []) {
     this.child = fork(script, [row, ...extraArgs], {
       execArgv: ['--import', 'tsx', '--conditions=source', ...extraExecArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    this.child.on('message', (reply: RunReply) => {
+    this.child.on('message', (reply: StepReply) => {
       const resolve = this.pending;
       this.pending = undefined;
       resolve?.(reply);
@@ -37,10 +44,17 @@ export class RowProcess {
     });
   }
 
-  run(workload: string): Promise<RunReply> {
+  /** Runs one workload; its time. */
+  async run(workload: string): Promise<RunReply> {
+    const reply = await this.runAll([workload]);
+    return reply.kind === 'error' ? reply : { kind: 'result', ms: reply.ms[0]! };
+  }
+
+  /** Runs workloads back to back in one task of the child; each one's time. */
+  runAll(workloads: readonly string[]): Promise<StepReply> {
     return new Promise((resolve) => {
       this.pending = resolve;
-      this.child.send({ kind: 'run', workload } satisfies RunRequest);
+      this.child.send({ kind: 'run', workloads } satisfies RunRequest);
     });
   }
 
@@ -52,19 +66,19 @@ export class RowProcess {
 /** The child side: answers run requests with the time of `operations[workload]`. */
 export function serveRow(operations: Readonly<Record<string, { prepare: () => void; run: () => void } | undefined>>): void {
   process.on('message', (request: RunRequest) => {
-    const op = operations[request.workload];
-    if (op === undefined) {
-      process.send!({ kind: 'error', message: `no workload ${request.workload}` } satisfies RunReply);
-      return;
-    }
+    const times: number[] = [];
     try {
-      op.prepare();
-      const start = performance.now();
-      op.run();
-      const ms = performance.now() - start;
-      process.send!({ kind: 'result', ms } satisfies RunReply);
+      for (const workload of request.workloads) {
+        const op = operations[workload];
+        if (op === undefined) throw new Error(`no workload ${workload}`);
+        op.prepare();
+        const start = performance.now();
+        op.run();
+        times.push(performance.now() - start);
+      }
+      process.send!({ kind: 'result', ms: times } satisfies StepReply);
     } catch (cause) {
-      process.send!({ kind: 'error', message: cause instanceof Error ? cause.message : String(cause) } satisfies RunReply);
+      process.send!({ kind: 'error', message: cause instanceof Error ? cause.message : String(cause) } satisfies StepReply);
     }
   });
 }

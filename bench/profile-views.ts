@@ -4,7 +4,7 @@
  * blocks (1024 balances, 128 validators × 2 fields) and epochs (all
  * balances), printing per-phase times. Run it under a profiler:
  *
- *   node --conditions=source --import tsx bench/profile-views.ts [--blocks 200] [--epochs 3] [--threads 0] [--yield] [--profile out.cpuprofile]
+ *   node --conditions=source --import tsx bench/profile-views.ts [--blocks 200] [--epochs 3] [--threads 0] [--yield] [--part balances|validators] [--profile out.cpuprofile]
  *
  * `--yield` gives the event loop a task turn after every write loop and
  * every commit, as bench/views.ts's rows (one task each) and a client
@@ -14,6 +14,10 @@
  *
  * `--threads N` turns the hasher's worker pool on with N workers (off by
  * default, as in bench/views.ts); large flush levels are then shared.
+ *
+ * `--part balances|validators` writes only that half of each block (the
+ * same draws, the other half's writes skipped): where a block's commit time
+ * goes, half by half.
  *
  * `--profile` records a CPU profile of the block/epoch loops only (not the
  * state build), through the inspector.
@@ -27,7 +31,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { configureThreads } from '@ssztree/hasher';
 import { container, list, uint64 } from '@ssztree/types';
-import { writeBlock, writeEpoch } from './lib/stateWorkload.js';
+import { type BlockPart, writeBlock, writeEpoch } from './lib/stateWorkload.js';
 import { makeValidators, prng, Validator } from './lib/validator.js';
 
 function arg(name: string, fallback: number): number {
@@ -58,6 +62,9 @@ if (session) {
 }
 
 const blocks = arg('blocks', 200);
+const partAt = process.argv.indexOf('--part');
+const part = (partAt >= 0 ? process.argv[partAt + 1] : 'both') as BlockPart;
+if (!['both', 'balances', 'validators'].includes(part)) throw new Error(`--part: expected balances or validators, got ${part}`);
 const yields = process.argv.includes('--yield');
 const turn = (): Promise<void> | undefined => (yields ? new Promise((resolve) => setImmediate(resolve)) : undefined);
 const epochs = arg('epochs', 3);
@@ -74,7 +81,7 @@ for (let b = 0; b < blocks; b++) {
   const r = prng(1000 + b);
   const c0 = cpu();
   const t0 = performance.now();
-  writeBlock(state, NS, r);
+  writeBlock(state, NS, r, part);
   const w1 = performance.now();
   const wc1 = cpu();
   await turn();

@@ -12,14 +12,24 @@ export interface WorkloadState {
   readonly validators: { get(index: number): { effective_balance: bigint; slashed: boolean } };
 }
 
+/** Which half of a block to write (profiling one half alone); the same draws are made either way. */
+export type BlockPart = 'both' | 'balances' | 'validators';
+
 /** A block on a state of `count` validators, its indices and values drawn from `random` (a seeded `prng`). */
-export function writeBlock(state: WorkloadState, count: number, random: () => number): void {
+export function writeBlock(state: WorkloadState, count: number, random: () => number, part: BlockPart = 'both'): void {
   const balances = state.balances;
   const validators = state.validators;
-  for (let k = 0; k < 1024; k++) balances.set(Math.floor(random() * count), BigInt(Math.floor(random() * 2 ** 35)));
+  for (let k = 0; k < 1024; k++) {
+    const index = Math.floor(random() * count);
+    const value = BigInt(Math.floor(random() * 2 ** 35));
+    if (part !== 'validators') balances.set(index, value);
+  }
   for (let k = 0; k < 128; k++) {
-    const v = validators.get(Math.floor(random() * count));
-    v.effective_balance = BigInt(Math.floor(random() * 2 ** 35));
+    const index = Math.floor(random() * count);
+    const value = BigInt(Math.floor(random() * 2 ** 35));
+    if (part === 'balances') continue;
+    const v = validators.get(index);
+    v.effective_balance = value;
     v.slashed = true;
   }
 }

@@ -191,6 +191,21 @@ export function* iterateNodesAtDepth(store: NodeStore, root: NodeId, depth: numb
  * arithmetic in doubles, exact for powers of two).
  */
 export function findAtDepth(store: NodeStore, root: NodeId, depth: number, index: number): NodeId {
+  return walkToDepth(store, root, depth, index, false);
+}
+
+/**
+ * The node at position `index` of level `depth` when every node strictly
+ * between `root` and it is a branch held only by its parent's link (count
+ * 1), else -1: below an owned root, that node's one parent link is then the
+ * only way any version reaches it (inPlace.ts).
+ */
+export function soleNodeAtDepth(store: NodeStore, root: NodeId, depth: number, index: number): NodeId {
+  return walkToDepth(store, root, depth, index, true);
+}
+
+/** `findAtDepth`, or with `sole` `soleNodeAtDepth`: the walk both make, through branches (and zero subtrees unless `sole`). */
+function walkToDepth(store: NodeStore, root: NodeId, depth: number, index: number, sole: boolean): NodeId {
   let cur = root;
   let half = 2 ** (depth - 1);
   let rel = index;
@@ -205,37 +220,12 @@ export function findAtDepth(store: NodeStore, root: NodeId, depth: number, index
     const kind = cur & 15;
     if (kind === KIND_BRANCH) {
       const slot = cur >>> 4;
-      cur = meta[slot >>> shift]![((slot & mask) << 2) + right]!;
-    } else if (kind === KIND_ZERO && cur !== 0) cur -= 16;
+      const m = meta[slot >>> shift]!;
+      const b = (slot & mask) << 2;
+      if (sole && k > 0 && m[b + 2] !== 1) return -1;
+      cur = m[b + right]!;
+    } else if (kind === KIND_ZERO && cur !== 0 && !sole) cur -= 16;
     else return -1;
-  }
-  return cur;
-}
-
-/**
- * The node at position `index` of level `depth` when every node strictly
- * between `root` and it is a branch held only by its parent's link (count
- * 1), else -1: below an owned root, that node's one parent link is then the
- * only way any version reaches it (inPlace.ts).
- */
-export function soleNodeAtDepth(store: NodeStore, root: NodeId, depth: number, index: number): NodeId {
-  let cur = root;
-  let half = 2 ** (depth - 1);
-  let rel = index;
-  const branches = store.branches;
-  const meta = branches.meta;
-  const shift = branches.shift;
-  const mask = branches.mask;
-  for (let k = 0; k < depth; k++) {
-    if ((cur & 15) !== KIND_BRANCH) return -1;
-    const slot = cur >>> 4;
-    const m = meta[slot >>> shift]!;
-    const b = (slot & mask) << 2;
-    if (k > 0 && m[b + 2] !== 1) return -1;
-    const right = rel >= half ? 1 : 0;
-    if (right === 1) rel -= half;
-    half /= 2;
-    cur = m[b + right]!;
   }
   return cur;
 }

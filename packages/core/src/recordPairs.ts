@@ -75,22 +75,7 @@ let scratch = new Uint8Array(512);
  * pair that changed is listed for hashing again. Returns whether it changed.
  */
 export function rewriteHalves(store: StoreCore, id: NodeId, layout: Layout, positions: ArrayLike<number>, nodes: ArrayLike<NodeId>, lo: number, hi: number, at: number): boolean {
-  const s = layoutOf(layout.base)!.size;
-  const pairPage = recordPage(store, id);
-  const pairAt = recordOffset(store, id);
-  let changed = false;
-  for (let i = lo; i < hi; i++) {
-    const k = pairAt + (positions[i]! - at) * s;
-    const node = nodes[i]!;
-    const page = recordPage(store, node);
-    const o = recordOffset(store, node);
-    for (let b = 0; b < s; b++) {
-      if (pairPage[k + b] !== page[o + b]) {
-        changed = true;
-        pairPage[k + b] = page[o + b]!;
-      }
-    }
-  }
+  const changed = writeHalves(store, recordPage(store, id), recordOffset(store, id), layout, positions, nodes, lo, hi, at);
   if (changed) relistRecord(store, id);
   return changed;
 }
@@ -104,18 +89,24 @@ export function pairWithHalves(store: StoreCore, id: NodeId, layout: Layout, pos
   const s = layoutOf(layout.base)!.size;
   if (scratch.length < 2 * s) scratch = new Uint8Array(2 * s);
   copyRecordBytes(store, id, scratch, 0);
+  return writeHalves(store, scratch, 0, layout, positions, nodes, lo, hi, at) ? newRecord(store, layout, scratch, 0) : id;
+}
+
+/** Writes half (positions[i] - at) of the pair bytes at out[offset] from base record nodes[i] for i in [lo, hi); whether any byte changed. */
+function writeHalves(store: StoreCore, out: Uint8Array, offset: number, layout: Layout, positions: ArrayLike<number>, nodes: ArrayLike<NodeId>, lo: number, hi: number, at: number): boolean {
+  const s = layoutOf(layout.base)!.size;
   let changed = false;
   for (let i = lo; i < hi; i++) {
-    const k = (positions[i]! - at) * s;
+    const k = offset + (positions[i]! - at) * s;
     const node = nodes[i]!;
     const page = recordPage(store, node);
     const o = recordOffset(store, node);
     for (let b = 0; b < s; b++) {
-      if (scratch[k + b] !== page[o + b]) {
+      if (out[k + b] !== page[o + b]) {
         changed = true;
-        scratch[k + b] = page[o + b]!;
+        out[k + b] = page[o + b]!;
       }
     }
   }
-  return changed ? newRecord(store, layout, scratch, 0) : id;
+  return changed;
 }

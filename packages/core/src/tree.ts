@@ -136,7 +136,7 @@ export class Tree implements Disposable {
 
   /** @internal The node at position `index` of level `depth` if the path to it is held by single links only, else -1 (`soleNodeAtDepth`). */
   soleNodeAtDepth(depth: number, index: number): NodeId {
-    checkDepth(depth, 0, MAX_PATH_DEPTH);
+    checkDepth(depth, 0, Math.min(53, MAX_PATH_DEPTH));
     checkIndex(depth, index);
     return soleNodeAtDepth(this.store, this.live.root, depth, index);
   }

@@ -166,7 +166,7 @@ export class Tree implements Disposable {
    * through branches and zero subtrees only, else -1 (a leaf or wide leaf
    * ends the path above it). Nothing is made and nothing is floated: the id
    * is held by this handle's current root, so it stays valid until the
-   * handle's root changes (a write, `rootNode =`, dispose). Packed views
+   * handle's next write (in place or not), `rootNode =` or dispose. Packed views
    * keep these ids in a page table and read pages with
    * `store.recordWordsInto`.
    */

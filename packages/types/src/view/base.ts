@@ -81,7 +81,12 @@ export abstract class TreeView<V> {
     return this._tree.clone();
   }
 
-  /** The root node of the committed version, after applying pending writes. */
+  /**
+   * The root node of the committed version, after applying pending writes.
+   * Held by this view, not by the caller: the next commit of a view that
+   * nothing else holds rewrites it in place. Keep a version with `commit()`
+   * or `clone()`.
+   */
   get rootNode(): NodeId {
     this._commitNow();
     return this._tree.rootNode;

@@ -3,7 +3,8 @@
  * forks): random sequences of writes applied to our view, to a plain value
  * (the model) and to @chainsafe/ssz's ViewDU; after every commit the roots
  * agree, the view's value equals the model, and clones taken along the way
- * are unchanged by later writes.
+ * are unchanged by later writes (some are checked and disposed part way, so
+ * the view owns its version again and commits in place after them).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +41,8 @@ function opsFor(fork: 'phase0' | 'altair' | 'deneb' | 'electra') {
     fc.record({ op: fc.constant('justificationBits' as const), v: fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }) }),
     fc.record({ op: fc.constant('commit' as const) }),
     fc.record({ op: fc.constant('clone' as const) }),
+    // A kept clone checked and disposed: the view owns its version again, so later commits go in place.
+    fc.record({ op: fc.constant('dropClone' as const), which: fc.nat() }),
   );
 }
 
@@ -83,6 +86,11 @@ describe('views: random writes agree with the value model and with @chainsafe/ss
             expect(T.equals(view.toValue(), model)).toBe(true);
             // Bytes copied straight out of the tree equal the model's serialization.
             expect(hex(view.serialize())).toBe(hex(T.serialize(model)));
+          };
+          const checkClone = (c: { view: TreeView<State>; root: string; value: State }) => {
+            expect(hex(c.view.hashTreeRoot())).toBe(c.root);
+            expect(T.equals(c.view.toValue(), c.value)).toBe(true);
+            expect(hex(c.view.serialize())).toBe(hex(T.serialize(c.value)));
           };
           for (const op of ops) {
             const nVal = model.validators.length as number;
@@ -168,14 +176,17 @@ describe('views: random writes agree with the value model and with @chainsafe/ss
                 clones.push({ view: c, root: hex(T.hashTreeRoot(model)), value: T.clone(model) });
                 break;
               }
+              case 'dropClone': {
+                if (clones.length === 0) break;
+                const [c] = clones.splice(op.which % clones.length, 1);
+                checkClone(c!);
+                c!.view.dispose();
+                break;
+              }
             }
           }
           check();
-          for (const c of clones) {
-            expect(hex(c.view.hashTreeRoot())).toBe(c.root);
-            expect(T.equals(c.view.toValue(), c.value)).toBe(true);
-            expect(hex(c.view.serialize())).toBe(hex(T.serialize(c.value)));
-          }
+          for (const c of clones) checkClone(c);
           // Bytes straight back: deserializeToView(bytes).serialize() is the same bytes.
           const bytes = T.serialize(model);
           expect(hex(T.deserializeToView(bytes).serialize())).toBe(hex(bytes));

@@ -48,6 +48,28 @@ describe('soak (CI slice)', () => {
     expect(child.status).toBe(0);
   });
 
+  it('--in-place: the head takes every block itself, commits in place between the forks it keeps; memory flat, kept roots re-verified', () => {
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const args = ['--validators', '4096', '--blocks', '320', '--epoch-every', '32', '--keep-every', '16', '--seed', '4', '--sample-every', '8', '--in-place', '--json'];
+    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--conditions=source', 'test/soak/soak.ts', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 50_000,
+    });
+    const lines = child.stdout.trim().split('\n');
+    const result = JSON.parse(lines[lines.length - 1] as string) as SoakResult & { inPlaceBlocks: number };
+    expect(result.failures).toEqual([]);
+    expect(result.options).toMatchObject({ validators: 4096, blocks: 320, inPlace: true });
+    // Every block went in place but the one right after each kept fork (a fork every 16 blocks, the
+    // last at block 320 with no block after it: 19 commits that must copy).
+    expect(result.inPlaceBlocks).toBe(320 - (320 / 16 - 1));
+    expect(result.memoryOk).toBe(true);
+    expect(result.trend.nodesLast).toBeLessThanOrEqual(result.trend.nodesFirst * 1.1);
+    expect(result.rootsOk).toBe(true);
+    expect(result.rootsChecked).toBe(9);
+    expect(child.status).toBe(0);
+  });
+
   it('the harness fails (exit 1) when its verdict fails: too few blocks for a trend', () => {
     const root = fileURLToPath(new URL('../..', import.meta.url));
     const child = spawnSync(

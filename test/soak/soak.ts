@@ -18,7 +18,10 @@
  *   npm run soak -- --validators 65536 --blocks 2000 --epoch-every 32 --keep-every 16 --seed 1
  * Other options: --forks N (forks kept, default 8), --sample-every N
  * (blocks between memory samples, default = --epoch-every), --json (print
- * the result as one JSON line at the end, for the CI test).
+ * the result as one JSON line at the end, for the CI test), --in-place (the
+ * head view takes every block itself instead of a clone of it: between the
+ * forks it keeps it is its version's only holder, so its commits go in
+ * place, core docs/CORE.md "In-place writes").
  * Exits 1 when a verdict fails.
  */
 import { NodeStore } from '@ssztree/core';
@@ -42,6 +45,7 @@ const SEED = arg('seed', 1);
 const FORKS = Math.max(1, arg('forks', 8));
 const SAMPLE_EVERY = Math.max(1, arg('sample-every', EPOCH_EVERY));
 const JSON_OUT = process.argv.includes('--json');
+const IN_PLACE = process.argv.includes('--in-place');
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) {
@@ -196,11 +200,15 @@ async function main(): Promise<void> {
   // so the steady-state working set (head + FORKS forks) exists.
   const warmupBlocks = Math.min(BLOCKS, Math.max(FORKS * KEEP_EVERY, 2 * EPOCH_EVERY));
   let epochs = 0;
+  let inPlaceBlocks = 0;
   let blockMs = 0;
   const t1 = performance.now();
   for (let b = 1; b <= BLOCKS; b++) {
     const tb = performance.now();
-    const next = head.clone();
+    // --in-place: the head itself takes the block; between the forks it keeps, it is their only holder
+    // and commits in place. Otherwise each block goes on a clone and the previous head is disposed.
+    const next = IN_PLACE ? head : head.clone();
+    const rootBefore = next.rootNode;
     const epochNo = Math.floor(b / EPOCH_EVERY);
     applyBlock(next, epochNo);
     if (b % EPOCH_EVERY === 0) {
@@ -208,7 +216,9 @@ async function main(): Promise<void> {
       epochs++;
     }
     const root = toHex(next.hashTreeRoot());
-    head.dispose();
+    // The same root node with a new root hash: the commit went in place.
+    if (next.rootNode === rootBefore) inPlaceBlocks++;
+    if (next !== head) head.dispose();
     head = next;
     if (b % KEEP_EVERY === 0) {
       forks.push({ view: head.clone(), block: b, root });
@@ -270,8 +280,9 @@ async function main(): Promise<void> {
 
   // -------------------------------------------------------------- report
   const result = {
-    options: { validators: N, blocks: BLOCKS, epochEvery: EPOCH_EVERY, keepEvery: KEEP_EVERY, forks: FORKS, seed: SEED, sampleEvery: SAMPLE_EVERY },
+    options: { validators: N, blocks: BLOCKS, epochEvery: EPOCH_EVERY, keepEvery: KEEP_EVERY, forks: FORKS, seed: SEED, sampleEvery: SAMPLE_EVERY, inPlace: IN_PLACE },
     epochs,
+    inPlaceBlocks,
     warmupBlocks,
     buildMs: Math.round(buildMs),
     loopMs: Math.round(loopMs),
@@ -289,6 +300,7 @@ async function main(): Promise<void> {
   };
   const f1 = (x: number) => x.toFixed(1);
   console.log(`soak: ${N} validators, ${BLOCKS} blocks (${epochs} epochs every ${EPOCH_EVERY}), a fork kept every ${KEEP_EVERY} (last ${FORKS}), seed ${SEED}`);
+  if (IN_PLACE) console.log(`--in-place: ${inPlaceBlocks} of ${BLOCKS} blocks committed in place (the others followed a fork's clone)`);
   console.log(`build + root ${(buildMs / 1000).toFixed(1)} s; loop ${(loopMs / 1000).toFixed(1)} s (${result.msPerBlock.toFixed(2)} ms/block incl. epochs); verify ${(verifyMs / 1000).toFixed(1)} s`);
   console.log('');
   console.log('| block | heapUsed MB | arrayBuffers MB | heap+AB MB | store MB | live nodes |');

@@ -168,6 +168,8 @@ export abstract class TreeView<V> {
     const store = this._tree.store;
     store.holdSweeps();
     try {
+      // Reports this commit only: a flag left from an earlier commit would make the parent list a path for nothing.
+      this._changedInPlace = false;
       this._flush();
       this._dirty = false;
     } catch (e) {

@@ -51,7 +51,7 @@ async function run(o: Options): Promise<number> {
   const screen = new Screen();
   const n = o.validators;
   const failures: string[] = [];
-  screen.line(`ssztree demo: mainnet electra BeaconState, ${n} validators, ${o.blocks} blocks, ${o.epochs} epoch transitions, seed ${o.seed}`);
+  screen.line(`ssztree demo: mainnet electra BeaconState, ${n} validators, ${o.blocks} blocks, ${o.epochs} epoch transitions, seed ${o.seed}${o.inPlace ? ', blocks applied in place (--in-place)' : ''}`);
   screen.line(`  hasher ${getHasher()}, Node ${process.version}${hasherNotice() ? ` (${hasherNotice()})` : ''}`);
   screen.line();
 
@@ -150,19 +150,25 @@ async function run(o: Options): Promise<number> {
     );
   let checks = 0;
   let agreed = 0;
+  let inPlaceCommits = 0;
   const rng = new Rng(o.seed ^ 0x5eed);
 
   /** One step (block or epoch) on both sides: writes timed, commit + root timed, roots compared. */
   const step = (write: (s: StateLike, prev: Uint8Array, rotate: RotateParticipation) => void, w: Samples, r: Samples, pw: Samples, pr: Samples, isEpoch: boolean): void => {
-    const next = head.clone();
+    // A state cache applies each block to a clone and keeps the pre-block state (the clone's first
+    // commit copies the written paths); --in-place applies it to the head itself, which then commits in
+    // place (after the first block: `initial` shares the starting version).
+    const next = o.inPlace ? head : head.clone();
+    const rootBefore = next.rootNode;
     const [, writeMs] = timed(() => write(next as unknown as StateLike, headRoot, rotateOurs));
     const [root, rootMs] = timed(() => next.hashTreeRoot());
+    if (next.rootNode === rootBefore) inPlaceCommits++; // the same root node, new contents
     w.add(writeMs);
     r.add(rootMs);
-    if (head !== initial) head.dispose();
+    if (head !== initial && head !== next) head.dispose();
     head = next;
     if (peer && peerHead) {
-      const pnext = peerHead.clone();
+      const pnext = o.inPlace ? peerHead : peerHead.clone();
       const [, pwMs] = timed(() => write(pnext, headRoot, peer.rotate));
       const [proot, prMs] = timed(() => pnext.hashTreeRoot());
       pw.add(pwMs);
@@ -249,6 +255,7 @@ async function run(o: Options): Promise<number> {
       memory: { stateBytesPerValidator: endMemory.bytes / n, sharedBytes: shared.sharedBytes, preimageBytesPerValidator: preimageBytes() / n },
       roots: { incremental: toHex(headRoot), fullRehash: toHex(rehashRoot), match: rootsMatch },
       compare: { ran: peer !== null, missing: peerMissing ?? null, checks, agreed },
+      inPlaceCommits,
       failures,
     };
     screen.line(JSON.stringify(summary));

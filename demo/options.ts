@@ -8,6 +8,7 @@ export interface Options {
   readonly epochs: number;
   readonly seed: number;
   readonly compare: boolean;
+  readonly inPlace: boolean;
   readonly json: boolean;
   readonly help: boolean;
 }
@@ -25,6 +26,9 @@ times (p50/p95), memory per validator and the speed-up over a full rehash.
   --seed N         seed of the synthetic data (default 1)
   --compare        run the same blocks through @chainsafe/ssz ViewDU too and
                    check that both roots agree after every block and epoch
+  --in-place       apply each block to the head state itself instead of a
+                   clone of it (a client that keeps no pre-block state): an
+                   unshared view commits in place
   --json           print a one-line JSON summary at the end
   --help           this text`;
 
@@ -42,12 +46,14 @@ const LIMITS: Record<string, [number, number]> = {
 export function parseOptions(argv: readonly string[]): Options {
   const nums: Record<string, number> = { validators: 2 ** 20, blocks: 64, epochs: 2, seed: 1 };
   let compare = false;
+  let inPlace = false;
   let json = false;
   let help = false;
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     if (a === '--compare') compare = true;
+    else if (a === '--in-place') inPlace = true;
     else if (a === '--json') json = true;
     else if (a === '--help' || a === '-h') help = true;
     else if (a.startsWith('--') && a.slice(2) in LIMITS) {
@@ -62,7 +68,7 @@ export function parseOptions(argv: readonly string[]): Options {
   }
   // The default (2 epochs) shrinks with --blocks; an explicit --epochs must fit.
   const epochs = given.has('epochs') ? nums['epochs']! : Math.min(nums['epochs']!, nums['blocks']!);
-  const o = { validators: nums['validators']!, blocks: nums['blocks']!, epochs, seed: nums['seed']!, compare, json, help };
+  const o = { validators: nums['validators']!, blocks: nums['blocks']!, epochs, seed: nums['seed']!, compare, inPlace, json, help };
   if (o.epochs > o.blocks) throw new UsageError(`--epochs (${o.epochs}) cannot exceed --blocks (${o.blocks})`);
   return o;
 }

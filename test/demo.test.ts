@@ -63,6 +63,23 @@ describe('demo', () => {
     expect(summary.memory.stateBytesPerValidator).toBeGreaterThan(0);
   });
 
+  it('--in-place --compare: the head takes each block itself and commits in place; roots agree with @chainsafe/ssz and a full rehash', { timeout: 120_000 }, () => {
+    const child = demo(['--validators', '1024', '--blocks', '4', '--epochs', '1', '--seed', '7', '--compare', '--in-place', '--json']);
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(0);
+    const summary = JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as Summary & { inPlaceCommits: number };
+    expect(summary.failures).toEqual([]);
+    expect(summary.options).toMatchObject({ inPlace: true });
+    expect(summary.compare).toMatchObject({ ran: true, checks: 5, agreed: 5 });
+    expect(summary.roots.fullRehash).toBe(summary.roots.incremental);
+    // The first block copies (the kept initial state shares that version); the other 3 blocks and the epoch go in place.
+    expect(summary.inPlaceCommits).toBe(4);
+    // Same seed as the test above: the same blocks give the same roots either way.
+    const cloned = demo(['--validators', '1024', '--blocks', '4', '--epochs', '1', '--seed', '7', '--json']);
+    expect((JSON.parse(cloned.stdout.trim().split('\n').at(-1) as string) as Summary & { inPlaceCommits: number }).roots.incremental).toBe(summary.roots.incremental);
+    expect((JSON.parse(cloned.stdout.trim().split('\n').at(-1) as string) as Summary & { inPlaceCommits: number }).inPlaceCommits).toBe(0);
+  });
+
   it('--compare without @chainsafe/ssz installed: one line says so, the demo runs alone', { timeout: 120_000 }, () => {
     const child = demo(['--validators', '256', '--blocks', '2', '--epochs', '1', '--compare', '--json'], ['--import', './test/demo/without-chainsafe.mjs']);
     expect(child.stderr).toBe('');

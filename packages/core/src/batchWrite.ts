@@ -71,10 +71,7 @@ export interface InPlaceWrite {
 
 /** Whether a write may go in place at `root` (its count is exactly the holders the caller accounts for). */
 function owns(store: NodeStore, root: NodeId, inPlace: InPlaceWrite | undefined): boolean {
-  if (inPlace === undefined || (root & 15) === KIND_ZERO) return false;
-  const pool = store.pools[root & 15]!;
-  const slot = root >>> 4;
-  return pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt] === inPlace.holders;
+  return inPlace !== undefined && store.holders(root) === inPlace.holders;
 }
 
 /** Set by a write that changed a node in place (same id, new contents); read and cleared by its caller. */

@@ -36,11 +36,7 @@ const dropped = new IdList(64);
 
 /** True when `id`'s only holder is the one link from its (owned) parent. */
 export function soleLink(store: NodeStore, id: NodeId): boolean {
-  const kind = id & 15;
-  if (kind === KIND_ZERO) return false;
-  const pool = store.pools[kind]!;
-  const slot = id >>> 4;
-  return pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt] === 1;
+  return store.holders(id) === 1;
 }
 
 /** Adds a link to `id` (a child of a branch being rewritten). */
@@ -130,11 +126,8 @@ export function rewriteWide(store: NodeStore, node: NodeId, depth: number, words
     for (let w = 0; w < 8; w++) h32[(off << 3) + w] = roots[rootAt + w]!;
     return;
   }
-  // Pending already (then its listing hashes the new chunks), or no roots: list it once.
-  if ((st & FLAG_PENDING) !== 0) return;
-  pool.setState(slot, st | FLAG_PENDING);
-  store.widePending[depth]!.push(node);
-  store.pendingEntries++;
+  // No roots: listed once for the flush (a leaf listed already hashes the new chunks there).
+  store.relistChanged(node, store.widePending[depth]!);
 }
 
 /** Where the dropped list ends now (a batch's first entry). */

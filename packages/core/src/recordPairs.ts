@@ -22,7 +22,7 @@
  * @module
  */
 import type { NodeId } from './ids.js';
-import { copyRecordBytes, layoutOf, newRecord, recordOffset, recordPage, relistRecord, type Layout } from './records.js';
+import { copyRecordBytes, layoutOf, newRecord, recordOffset, recordPage, type Layout } from './records.js';
 import type { StoreCore } from './store.js';
 
 /** The pair layout of `id`, or undefined when `id` is not a pair or half pair. */
@@ -76,7 +76,7 @@ let scratch = new Uint8Array(512);
  */
 export function rewriteHalves(store: StoreCore, id: NodeId, layout: Layout, positions: ArrayLike<number>, nodes: ArrayLike<NodeId>, lo: number, hi: number, at: number): boolean {
   const changed = writeHalves(store, recordPage(store, id), recordOffset(store, id), layout, positions, nodes, lo, hi, at);
-  if (changed) relistRecord(store, id);
+  if (changed) store.relistChanged(id, store.recordPending[id & 15]!);
   return changed;
 }
 

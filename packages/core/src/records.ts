@@ -190,16 +190,6 @@ function list(store: StoreCore, id: NodeId, kind: number): void {
   store.pendingEntries++;
 }
 
-/** Lists a record whose bytes an in-place write changed (inPlace.ts) for hashing, unless it is listed already. */
-export function relistRecord(store: StoreCore, id: NodeId): void {
-  const pool = store.pools[id & 15]!;
-  const slot = id >>> 4;
-  const st = pool.state(slot);
-  if ((st & FLAG_PENDING) !== 0) return;
-  pool.setState(slot, st | FLAG_PENDING);
-  list(store, id, id & 15);
-}
-
 /** A new unhashed record of `kind` from `bytes[offset, offset + size)`. Internal: no checks, not floated. */
 export function newRecord(store: StoreCore, layout: Layout, bytes: Uint8Array, offset: number): NodeId {
   const pool = recordPool(store, layout);

@@ -178,6 +178,31 @@ export class StoreBase {
     if (this.deferred.length === 1) this.scheduleSweep();
   }
 
+  /**
+   * How many holders `id` has (links plus retains); zero subtrees count as
+   * held without bound. What in-place writes (inPlace.ts) compare their
+   * claims against.
+   */
+  holders(id: NodeId): number {
+    if ((id & 15) === KIND_ZERO) return Number.POSITIVE_INFINITY;
+    return this.pools[id & 15]!.rc(id >>> 4);
+  }
+
+  /**
+   * Lists a leaf-like node (a wide leaf or a record) whose contents an
+   * in-place write changed for hashing on `list`, unless it is listed
+   * already (its listing then hashes the new contents).
+   */
+  relistChanged(id: NodeId, list: IdList): void {
+    const pool = this.pools[id & 15]!;
+    const slot = id >>> 4;
+    const st = pool.state(slot);
+    if ((st & FLAG_PENDING) !== 0) return;
+    pool.setState(slot, st | FLAG_PENDING);
+    list.push(id);
+    this.pendingEntries++;
+  }
+
   /** Checks `id`, decrements its count and says whether it reached zero (zero subtrees never do). */
   private dropHolder(id: NodeId): boolean {
     this.check(id);

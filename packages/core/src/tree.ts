@@ -129,9 +129,7 @@ export class Tree implements Disposable {
    * an in-place write (`InPlaceWrite`, core inPlace.ts).
    */
   rootHolders(): number {
-    const root = this.live.root;
-    if ((root & 15) === 0) return Number.POSITIVE_INFINITY;
-    return this.store.pools[root & 15]!.rc(root >>> 4);
+    return this.store.holders(this.live.root);
   }
 
   /** @internal The node at position `index` of level `depth` if the path to it is held by single links only, else -1 (`soleNodeAtDepth`). */

@@ -18,5 +18,8 @@ export interface HasherBackend {
   hashInto(input: Uint8Array, output: Uint8Array): void;
 }
 
-/** The backends, fastest first: native hashtree, our WebAssembly, our TypeScript, @noble/hashes (reference). */
-export type HasherName = 'hashtree' | 'wasm' | 'js' | 'noble';
+/**
+ * The backends, fastest first: our native AVX-512 module, native hashtree, our
+ * WebAssembly, our TypeScript, @noble/hashes (reference).
+ */
+export type HasherName = 'avx512' | 'hashtree' | 'wasm' | 'js' | 'noble';

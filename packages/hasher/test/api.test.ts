@@ -120,12 +120,14 @@ describe('mixInLength', () => {
 
 describe('backend selection', () => {
   it('lists every backend, fastest first', () => {
-    expect(listHashers().map((h) => h.name)).toEqual(['hashtree', 'wasm', 'js', 'noble']);
+    expect(listHashers().map((h) => h.name)).toEqual(['avx512', 'hashtree', 'wasm', 'js', 'noble']);
   });
 
   it('defaults to the fastest available backend', () => {
-    const firstAvailable = listHashers().find((h) => h.available)!.name;
-    expect(initial).toBe(firstAvailable);
+    const available = listHashers().filter((h) => h.available).map((h) => h.name);
+    // avx512 goes behind hashtree where it did not measure faster (registry.ts preferenceHere).
+    if (available[0] === 'avx512' && available[1] === 'hashtree') expect(['avx512', 'hashtree']).toContain(initial);
+    else expect(initial).toBe(available[0]);
   });
 
   it('switches backends and rejects unknown names', () => {

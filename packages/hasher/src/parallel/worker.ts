@@ -7,6 +7,7 @@
  * @module
  */
 import type { HasherBackend, HasherName } from '../backend.js';
+import { createAvx512Backend } from '../backends/avx512.js';
 import { createHashtreeBackend } from '../backends/hashtree.js';
 import { createJsBackend } from '../backends/js.js';
 import { createNobleBackend } from '../backends/noble.js';
@@ -31,7 +32,9 @@ interface WorkerThreadsApi {
   receiveMessageOnPort(port: object): { message: StagingMessage } | undefined;
 }
 
+/** Shares are large layers, so `avx512` needs no small-layer fallback here. */
 const FACTORIES: Record<HasherName, () => HasherBackend> = {
+  avx512: () => createAvx512Backend(),
   hashtree: createHashtreeBackend,
   wasm: () => createWasmBackend(),
   js: createJsBackend,

@@ -1,0 +1,79 @@
+// Compiles native/sha256x16.c into native/build/sha256x16.node, the `avx512`
+// hashing backend, when this machine can: an x86-64 Linux or macOS host with
+// a C compiler (`$CC`, else `cc`) and Node's own Node-API headers
+// (<node prefix>/include/node/node_api.h, shipped with every Node install).
+//
+// The backend is optional, like @chainsafe/hashtree: where it cannot be built
+// this prints one line saying why and exits 0, and the hasher uses the next
+// backend. So `pnpm install` (root postinstall) and `pnpm run build` never fail
+// for want of a compiler. A build that compiles but fails its known-answer
+// check is deleted, so a broken binary is never left for the loader to find.
+//
+//   node scripts/build-native.mjs           # build if missing or older than the source
+//   node scripts/build-native.mjs --force   # rebuild
+//   node scripts/build-native.mjs --strict  # exit 1 instead of skipping (to check a build host)
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const source = join(root, 'native/sha256x16.c');
+const output = join(root, 'native/build/sha256x16.node');
+const force = process.argv.includes('--force');
+const strict = process.argv.includes('--strict');
+
+function skip(reason) {
+  console.log(`@ssztree/hasher: native avx512 backend not built (${reason}); the hasher uses the next backend`);
+  process.exit(strict ? 1 : 0);
+}
+
+if (process.arch !== 'x64') skip(`${process.arch} host; the kernel is x86-64 AVX-512`);
+if (process.platform !== 'linux' && process.platform !== 'darwin') skip(`${process.platform} host`);
+if (!force && existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs) process.exit(0);
+
+const headers = join(dirname(process.execPath), '..', 'include', 'node');
+if (!existsSync(join(headers, 'node_api.h'))) skip(`no Node-API headers at ${headers}`);
+const cc = process.env.CC || 'cc';
+try {
+  execFileSync(cc, ['--version'], { stdio: 'ignore' });
+} catch {
+  skip(`no C compiler (${cc})`);
+}
+
+mkdirSync(dirname(output), { recursive: true });
+const flags = ['-O3', '-std=gnu11', '-Wall', '-Wextra', '-fPIC', '-shared', '-fvisibility=hidden', `-I${headers}`];
+if (process.platform === 'darwin') flags.push('-undefined', 'dynamic_lookup');
+try {
+  execFileSync(cc, [...flags, '-o', output, source], { stdio: ['ignore', 'inherit', 'pipe'] });
+} catch (cause) {
+  rmSync(output, { force: true });
+  skip(`${cc} failed: ${String(cause.stderr ?? cause.message).trim().split('\n')[0]}`);
+}
+
+// Known answers against node:crypto, on counts around the 16-lane groups and
+// on an in-place fold; any mismatch removes the binary.
+try {
+  const native = createRequire(import.meta.url)(output);
+  if (!native.supported()) {
+    console.log('@ssztree/hasher: native avx512 backend built; this CPU lacks AVX-512, so it stays unused here');
+    process.exit(0);
+  }
+  for (const count of [1, 7, 15, 16, 17, 33, 100]) {
+    const input = new Uint8Array(64 * count).map((_, i) => (i * 131 + 7) & 0xff);
+    const expected = new Uint8Array(32 * count);
+    for (let i = 0; i < count; i++) expected.set(createHash('sha256').update(input.subarray(64 * i, 64 * i + 64)).digest(), 32 * i);
+    const out = new Uint8Array(32 * count);
+    native.hashInto(input, out);
+    native.hashInto(input, input.subarray(0, 32 * count)); // in-place fold: digests over the front half
+    if (Buffer.compare(out, expected) !== 0 || Buffer.compare(input.subarray(0, 32 * count), expected) !== 0) {
+      throw new Error(`wrong digests for ${count} messages`);
+    }
+  }
+} catch (cause) {
+  rmSync(output, { force: true });
+  skip(`the built module failed its check: ${cause instanceof Error ? cause.message : String(cause)}`);
+}
+console.log(`@ssztree/hasher: built the native avx512 backend (${output.slice(root.length + 1)})`);

@@ -4,7 +4,7 @@
  * blocks (1024 balances, 128 validators × 2 fields) and epochs (all
  * balances), printing per-phase times. Run it under a profiler:
  *
- *   node --conditions=source --import tsx bench/profile-views.ts [--blocks 200] [--epochs 3] [--threads 0] [--yield] [--part balances|validators] [--profile out.cpuprofile]
+ *   node --conditions=source --import tsx bench/profile-views.ts [--blocks 200] [--epochs 3] [--threads 0] [--yield] [--part balances|validators] [--sleep ms] [--spin ms] [--thrash MiB] [--profile out.cpuprofile]
  *
  * `--yield` gives the event loop a task turn after every write loop and
  * every commit, as bench/views.ts's rows (one task each) and a client
@@ -18,6 +18,14 @@
  * `--part balances|validators` writes only that half of each block (the
  * same draws, the other half's writes skipped): where a block's commit time
  * goes, half by half.
+ *
+ * `--sleep`, `--spin` and `--thrash` put something between blocks, to study
+ * why bench/views.ts (where the peer's block runs between two of ours) reads
+ * more than this loop: sleeping (the process idle, as while the peer runs),
+ * spinning (busy but touching nothing), or sweeping a buffer of that many MiB
+ * (evicting caches as another process would). Measured 2026-11-30, 200
+ * blocks: none 3.02–3.26 ms, --sleep 10 3.75–3.77, --spin 10 3.37,
+ * --thrash 64 3.59: mostly the idle gap, not the eviction.
  *
  * `--profile` records a CPU profile of the block/epoch loops only (not the
  * state build), through the inspector.
@@ -68,6 +76,21 @@ if (!['both', 'balances', 'validators'].includes(part)) throw new Error(`--part:
 const yields = process.argv.includes('--yield');
 const turn = (): Promise<void> | undefined => (yields ? new Promise((resolve) => setImmediate(resolve)) : undefined);
 const epochs = arg('epochs', 3);
+const sleepMs = arg('sleep', 0);
+const thrashMb = arg('thrash', 0);
+const spinMs = arg('spin', 0);
+const thrash = new Uint8Array(thrashMb * 2 ** 20);
+let thrashSum = 0;
+/** Between blocks: sleep, and/or sweep a buffer as another process's block would. */
+async function between(): Promise<void> {
+  if (sleepMs > 0) await new Promise((resolve) => setTimeout(resolve, sleepMs));
+  if (spinMs > 0) {
+    const end = performance.now() + spinMs;
+    while (performance.now() < end);
+  }
+  for (let i = 0; i < thrash.length; i += 64) thrashSum += thrash[i] as number;
+  for (let i = 0; i < thrash.length; i += 64) thrash[i] = i;
+}
 let writeMs = 0;
 let commitMs = 0;
 let writeCpu = 0;
@@ -79,6 +102,7 @@ const cpu = () => {
 };
 for (let b = 0; b < blocks; b++) {
   const r = prng(1000 + b);
+  await between();
   const c0 = cpu();
   const t0 = performance.now();
   writeBlock(state, NS, r, part);

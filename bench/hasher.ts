@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { RowProcess } from './lib/rowProcess.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
 import { writeSection } from './lib/docs.js';
+import { listHashers } from '@ssztree/hasher';
 
 const N = 2 ** 20;
 const WORKLOADS = ['W1', 'W2-20', 'W2-40'] as const;
@@ -25,6 +26,7 @@ const WORKLOAD_TITLE: Record<Workload, string> = {
 };
 
 const ROWS: Record<string, readonly Workload[]> = {
+  'ssztree/avx512': WORKLOADS,
   'ssztree/hashtree': WORKLOADS,
   'ssztree/wasm': WORKLOADS,
   'ssztree/js': WORKLOADS,
@@ -52,7 +54,9 @@ function arg(name: string): string | undefined {
 const rounds = Number(arg('rounds') ?? 7);
 const warmup = Number(arg('warmup') ?? 2);
 const rowFilter = arg('rows')?.split(',').map((s) => s.trim());
-const rowNames = Object.keys(ROWS).filter((r) => rowFilter === undefined || rowFilter.includes(r));
+// Our native avx512 backend exists only where scripts/build-native.mjs could build it and the CPU has AVX-512.
+const unavailable = listHashers().filter((h) => !h.available).map((h) => `ssztree/${h.name}`);
+const rowNames = Object.keys(ROWS).filter((r) => (rowFilter === undefined || rowFilter.includes(r)) && !unavailable.includes(r));
 const script = fileURLToPath(new URL('./hasherRow.ts', import.meta.url));
 
 const samples = new Map<string, number[]>(); // `${row}|${workload}` -> ms per round

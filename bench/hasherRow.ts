@@ -56,6 +56,8 @@ async function pmtRow(module: string): Promise<Record<string, Op>> {
 
 async function rowOperations(row: string): Promise<Record<string, Op>> {
   switch (row) {
+    case 'ssztree/avx512':
+      return oursRow('avx512');
     case 'ssztree/hashtree':
       return oursRow('hashtree');
     case 'ssztree/wasm':

@@ -46,7 +46,12 @@ static const uint32_t K[64] = {
 static const uint32_t IV[8] = {
   0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
-/* W[t] + K[t] of the constant padding block, filled once at module load. */
+/*
+ * W[t] + K[t] of the constant padding block. Filled once per process by
+ * module_load (a constructor: dlopen runs it once, under the loader's lock),
+ * not in the per-environment NAPI init, which worker threads run
+ * concurrently while another thread may already be hashing.
+ */
 static uint32_t PADDING_WK[64];
 
 static uint32_t rotr32(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
@@ -158,7 +163,13 @@ static void sha256_layer_avx512(uint8_t *out, const uint8_t *in, size_t count) {
 static int cpu_supported(void) { return 0; }
 #endif
 
+/* Whether this CPU and OS run the AVX-512 kernel; set once by module_load. */
 static int supported_here;
+
+__attribute__((constructor)) static void module_load(void) {
+  init_padding_schedule();
+  supported_here = cpu_supported();
+}
 
 /* The bytes of a Uint8Array argument; NULL (with a pending JS exception) if it is not one. */
 static uint8_t *bytes_of(napi_env env, napi_value value, size_t *length, const char *what) {
@@ -211,8 +222,6 @@ static napi_value supported(napi_env env, napi_callback_info info) {
 }
 
 NAPI_MODULE_INIT() {
-  init_padding_schedule();
-  supported_here = cpu_supported();
   napi_value fn;
   napi_create_function(env, "hashInto", NAPI_AUTO_LENGTH, hash_into, NULL, &fn);
   napi_set_named_property(env, exports, "hashInto", fn);

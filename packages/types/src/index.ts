@@ -7,7 +7,8 @@
 export { BitArray } from './bitArray.js';
 export { SszError, type SszErrorCode } from './errors.js';
 export { fromHex, toHex, type Json } from './json.js';
-export { BasicType, SszType, type BasicArray, type Type, type ValueOf } from './type.js';
+export { SszType, type Type, type ValueOf } from './type.js';
+export { BasicType, type BasicArray } from './basicType.js';
 export { BitlistType, bitlist } from './schema/bitlist.js';
 export { BitvectorType, bitvector } from './schema/bitvector.js';
 export { BooleanType, boolean } from './schema/boolean.js';

@@ -14,7 +14,8 @@
  */
 import type { Patch } from 'immer';
 import { SszError, withPath } from '../errors.js';
-import type { AnyType, BasicArray, BasicType } from '../type.js';
+import type { AnyType } from '../type.js';
+import type { BasicArray, BasicType } from '../basicType.js';
 import { treeError } from '../tree/nodes.js';
 import { TreeView } from '../view/base.js';
 

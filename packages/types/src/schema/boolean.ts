@@ -6,7 +6,7 @@
 import { SszError } from '../errors.js';
 import type { Json } from '../json.js';
 import { describe } from '../json.js';
-import { BasicType } from '../type.js';
+import { BasicType } from '../basicType.js';
 import { packGeneric } from './uint.js';
 
 export class BooleanType extends BasicType<boolean, boolean[]> {

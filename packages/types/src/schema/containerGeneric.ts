@@ -13,7 +13,7 @@
  * @module
  */
 import { SszError, withPath } from '../errors.js';
-import type { BasicType } from '../type.js';
+import type { BasicType } from '../basicType.js';
 import type { CodegenField, DecodeFn, EncodeFn, FillFn } from './containerCodegen.js';
 
 /** The error paths shared by generated and generic codecs (generated code calls them as `H.*`). */

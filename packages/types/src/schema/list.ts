@@ -14,7 +14,8 @@ import { packedContents, packedShape, type PackedShape } from '../view/packedPag
 import { SszError } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
 import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';
-import { SszType, type AnyType, type BasicArray, type BasicType, type ValueOf } from '../type.js';
+import { SszType, type AnyType, type ValueOf } from '../type.js';
+import type { BasicArray, BasicType } from '../basicType.js';
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { readChunks, readMixed, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { BooleanType } from './boolean.js';

@@ -16,7 +16,7 @@
  */
 import { SszError, withPath } from '../errors.js';
 import { parseUint, type Json } from '../json.js';
-import { BasicType, type BasicArray } from '../type.js';
+import { BasicType, type BasicArray } from '../basicType.js';
 
 export const LITTLE_ENDIAN = /* @__PURE__ */ new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 

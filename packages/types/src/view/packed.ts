@@ -17,7 +17,8 @@
 import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { readChunks } from '../tree/nodes.js';
-import type { BasicArray, BasicType, SszType } from '../type.js';
+import type { SszType } from '../type.js';
+import type { BasicArray, BasicType } from '../basicType.js';
 import { TreeView } from './base.js';
 import { type PackedShape, slabInOrder, sortedPositions, tableFromIds } from './packedPages.js';
 

@@ -8,7 +8,8 @@
 import type { ContainerType, ContainerValue, Fields } from '../schema/container.js';
 import type { ListBasicType, ListCompositeType } from '../schema/list.js';
 import type { VectorBasicType, VectorCompositeType } from '../schema/vector.js';
-import type { BasicArray, SszType } from '../type.js';
+import type { SszType } from '../type.js';
+import type { BasicArray } from '../basicType.js';
 import type { CompositeSequenceView } from './composite.js';
 import type { ContainerViewBase } from './container.js';
 import type { PackedSequenceView } from './packed.js';

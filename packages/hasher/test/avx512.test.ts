@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,35 @@ function buildableHere(): boolean {
   const flags = readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)?.[1]?.split(/\s+/) ?? [];
   return flags.includes('avx512f') && flags.includes('avx512bw');
 }
+
+const buildScript = fileURLToPath(new URL('../scripts/build-native.mjs', import.meta.url));
+
+describe('scripts/build-native.mjs', () => {
+  function build(args: string[], env: Record<string, string>): { status: number; out: string } {
+    try {
+      const out = execFileSync(process.execPath, [buildScript, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      return { status: 0, out };
+    } catch (e) {
+      const err = e as { status: number; stdout: string };
+      return { status: err.status, out: err.stdout };
+    }
+  }
+
+  it.runIf(process.arch === 'x64')('without a compiler: says so in one line and exits 0 (so an install never fails), 1 with --strict', () => {
+    const skipped = build(['--force'], { CC: '/nonexistent/cc' });
+    expect(skipped.status).toBe(0);
+    expect(skipped.out.trim().split('\n')).toHaveLength(1);
+    expect(skipped.out).toMatch(/native avx512 backend not built \((no C compiler|no Node-API headers)/);
+    expect(build(['--force', '--strict'], { CC: '/nonexistent/cc' }).status).toBe(1);
+  });
+
+  const sourcePath = fileURLToPath(new URL('../native/sha256x16.c', import.meta.url));
+  const upToDate = existsSync(modulePath) && statSync(modulePath).mtimeMs >= statSync(sourcePath).mtimeMs;
+  // Only where it is up to date already: a stale module would be rebuilt here, under other test files.
+  it.runIf(buildableHere() && upToDate)('is a no-op when the module is newer than its source', () => {
+    expect(build([], {})).toEqual({ status: 0, out: '' });
+  });
+});
 
 describe('avx512 backend', () => {
   it('is available wherever it can be built (a skipped build step cannot pass silently)', () => {

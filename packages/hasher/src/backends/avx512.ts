@@ -6,9 +6,10 @@
  *
  * A lane group costs the same for one message as for sixteen, so layers of
  * fewer than {@link SMALL_LAYER} messages go to `small` (hashtree when it is
- * installed): measured crossover, `bench/hasher.ts`-style timings of both
- * modules on 6, 8, 10, 12 messages: 95/114, 87/85, 83/69, 80/57 ns per
- * message (hashtree/avx512), 2026-11-30.
+ * installed). Measured crossover (2026-11-30, a throwaway script timing both
+ * modules' `hashInto` alternately on layers of 6, 8, 10 and 12 messages,
+ * median of five runs each): 95/114, 87/85, 83/69, 80/57 ns per message
+ * (hashtree/avx512).
  *
  * Loaded like hashtree, through `process.getBuiltinModule`, so nothing
  * Node-only is imported statically and browsers simply lack this backend.

@@ -178,8 +178,11 @@ export class Tree implements Disposable {
    * Writes new wide leaves of inner depth `innerDepth` at strictly ascending
    * `indices` of level `depth`, the i-th made from `data` at byte offset
    * offsets[i] (no floating nodes: the batch links them as it makes them).
-   * `created`, when given, receives the new wide leaves' ids (created[i] at
-   * indices[i]), so a caller can keep its page table current.
+   * `created`, when given, receives the leaf now at each position (created[i]
+   * at indices[i]: new, or the old one rewritten in place), so a caller can
+   * keep its page table current. With `inPlace` (core inPlace.ts), what the
+   * claim proves unshared is rewritten instead of copied; returns true when
+   * the root itself was rewritten in place (its id unchanged).
    */
   setWidesAtDepth(
     depth: number,

@@ -58,7 +58,9 @@ describe('scripts/build-native.mjs', () => {
 describe('avx512 backend', () => {
   it('is available wherever it can be built (a skipped build step cannot pass silently)', () => {
     if (buildableHere()) expect(info).toEqual({ name: 'avx512', available: true });
-    else expect(info.available === false ? info.reason : 'available').toMatch(/avx512: |available/);
+    // Not buildable here (no compiler, say): usable only from an earlier build, else unavailable with its reason.
+    else if (info.available) expect(existsSync(modulePath)).toBe(true);
+    else expect(info.reason).toMatch(/^avx512: (native module not built|native module did not load|this CPU lacks|native modules need)/);
   });
 
   it.runIf(info.available)('hands layers under SMALL_LAYER messages to the small-layer backend, larger ones to the lanes', () => {

@@ -12,7 +12,8 @@
  * records makes a new pair; two base records written side by side become one.
  * The one exception to copying: a caller that proves it owns the root
  * (`InPlaceWrite`) has the nodes that only its path reaches rewritten in
- * place (inPlace.ts): no other version can see them.
+ * place (inPlace.ts): no other version can see them. An owned slab of wide
+ * leaves hashed up front skips the walk for a fused pass (ownedWides.ts).
  *
  * Invariant: every id returned has either a holder or no holder at all (the
  * callers float or retain it); a batch that throws part way floats what it
@@ -28,6 +29,7 @@ import type { StoreCore as NodeStore } from './store.js';
 import { droppedMark, releaseDropped, repairInPlace, rewriteBranch, sharedTouch, soleLink } from './inPlace.js';
 import { slabWides, wideAt, type SlabWides } from './slabWides.js';
 import { expandWide, isChunkNode, wideDepth, wideWithChunks } from './wide.js';
+import { writeOwnedWides } from './ownedWides.js';
 
 /**
  * Returns `root` with nodes[i] at position indices[i] of level `depth`, for
@@ -321,6 +323,13 @@ export function setWidesAtDepth(
   }
   const out = created ?? [];
   out.length = n;
-  const batch: Batch = { indices, nodes: undefined, chunks: undefined, wides: slabWides(store, innerDepth, data, offsets, out) };
-  return guarded(store, root, depth, batch, owns(store, root, inPlace));
+  const wides = slabWides(store, innerDepth, data, offsets, out);
+  const owned = owns(store, root, inPlace);
+  // An owned slab whose roots were hashed up front: written and its paths hashed in one fused pass.
+  if (owned && writeOwnedWides(store, root, depth, indices, wides)) {
+    changedInPlace = true;
+    return root;
+  }
+  const batch: Batch = { indices, nodes: undefined, chunks: undefined, wides };
+  return guarded(store, root, depth, batch, owned);
 }

@@ -41,10 +41,16 @@ export function flushPending(store: NodeStore): void {
   store.maxPendingHeight = 0;
   store.pendingEntries = 0;
   store.deadPending = 0;
+  trimStaging(store);
+}
+
+/** Drops a staging buffer that a large pass grew to RETAINED_STAGING_BYTES or more (back to 64 KiB). */
+export function trimStaging(store: NodeStore): void {
   if (store.staging.byteLength >= RETAINED_STAGING_BYTES) store.staging = new Uint8Array(1 << 16);
 }
 
-function staging(store: NodeStore, bytes: number): Uint8Array {
+/** The store's staging buffer, grown (by doubling) to at least `bytes`. */
+export function staging(store: NodeStore, bytes: number): Uint8Array {
   if (store.staging.byteLength < bytes) {
     let size = store.staging.byteLength;
     while (size < bytes) size *= 2;

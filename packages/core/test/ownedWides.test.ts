@@ -1,0 +1,160 @@
+/**
+ * The fused in-place slab write (core ownedWides.ts): an owned
+ * `setWidesAtDepth` batch of at least 64 pages whose roots were hashed up
+ * front is written and its paths hashed in one pass, with nothing left
+ * pending. Checked here: the root id stays and the root is the plain
+ * model's; every case the pass does not take (a shared path, a pending old
+ * leaf, a path through a zero subtree, a position below a leaf) goes
+ * through the general walk, with its result or error; pending nodes
+ * beside the paths are hashed before they are read; and a property over
+ * random mixes of large and small batches, clones and roots.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { NodeStore, Tree } from '../src/index.js';
+import { chunksOf, codeOf, hex, modelRoot } from './helpers.js';
+
+const INNER = 3;
+const PAGE = 32 << INNER;
+const DEPTH = 9;
+const PAGES = 2 ** DEPTH;
+const OWN = { holders: 1 };
+
+function pagesTree(store: NodeStore, count = PAGES, seed = 1): { tree: Tree; model: Uint8Array } {
+  const data = chunksOf(Array.from({ length: count * 8 }, (_, i) => seed + i));
+  const tree = new Tree(store.fromPages({ data, offsets: undefined }, count, INNER, DEPTH), store);
+  store.collect();
+  tree.root;
+  const model = new Uint8Array(PAGES * PAGE);
+  model.set(data);
+  return { tree, model };
+}
+
+/** Writes fresh bytes (from `seed`) to the sorted unique `pages`, in place where owned; returns the in-place flag. */
+function writePages(tree: Tree, model: Uint8Array, pages: readonly number[], seed: number): boolean {
+  const sorted = [...new Set(pages)].sort((a, b) => a - b);
+  const slab = chunksOf(Array.from({ length: sorted.length * 8 }, (_, i) => seed + i));
+  const offsets = sorted.map((_, k) => k * PAGE);
+  sorted.forEach((p, k) => model.set(slab.subarray(k * PAGE, (k + 1) * PAGE), p * PAGE));
+  return tree.setWidesAtDepth(DEPTH, sorted, INNER, slab, offsets, [], OWN);
+}
+
+const every = (step: number, from = 0) => Array.from({ length: PAGES }, (_, p) => p).filter((p) => p % step === from);
+
+describe('fused in-place slab writes', () => {
+  it('writes and hashes the paths in one pass: same root id and nodes, nothing pending, the model root', () => {
+    const store = new NodeStore();
+    const { tree, model } = pagesTree(store);
+    const root = tree.rootNode;
+    const nodes = store.stats().nodes;
+    expect(writePages(tree, model, every(5), 10_000)).toBe(true);
+    expect(tree.rootNode).toBe(root);
+    expect(store.stats().nodes).toBe(nodes);
+    expect(store.stats().pending).toBe(0);
+    expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+    tree.dispose();
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('below 64 pages the walk writes in place and the flush hashes', () => {
+    const store = new NodeStore();
+    const { tree, model } = pagesTree(store);
+    expect(writePages(tree, model, every(16), 20_000)).toBe(true);
+    expect(store.stats().pending).toBeGreaterThan(0);
+    expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+    tree.dispose();
+  });
+
+  it('hashes pending nodes beside the paths first, and leaves pending old leaves to the walk', () => {
+    const store = new NodeStore();
+    const { tree, model } = pagesTree(store);
+    // A small batch leaves its pages and paths pending (no root asked for) ...
+    // ... beside which a large batch writes (page 0 beside pending page 1, 404 beside 405): the pending
+    // nodes are hashed before their parents read them, and the batch leaves nothing pending.
+    writePages(tree, model, [1, 2, 3, 405], 30_000);
+    expect(store.stats().pending).toBeGreaterThan(0);
+    expect(writePages(tree, model, every(4), 40_000)).toBe(true);
+    expect(store.stats().pending).toBe(0);
+    expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+    // A large batch over pages still pending goes through the walk, which lists its paths for the flush.
+    writePages(tree, model, [5, 6, 7], 50_000);
+    expect(writePages(tree, model, [...every(3), 5, 7], 60_000)).toBe(true);
+    expect(store.stats().pending).toBeGreaterThan(64);
+    expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+    tree.dispose();
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('copies through a shared path, which never changes', () => {
+    const store = new NodeStore();
+    const { tree, model } = pagesTree(store);
+    const before = hex(tree.root);
+    const clone = tree.clone();
+    const root = tree.rootNode;
+    expect(writePages(tree, model, every(3), 70_000)).toBe(false);
+    expect(tree.rootNode).not.toBe(root);
+    expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+    expect(hex(clone.root)).toBe(before);
+    clone.dispose();
+    tree.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('a path through a zero subtree (pages past a short list) goes through the walk', () => {
+    const store = new NodeStore();
+    const { tree, model } = pagesTree(store, 200);
+    expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+    writePages(tree, model, every(2), 80_000);
+    expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+    tree.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('a position below a leaf fails as the walk fails', () => {
+    const store = new NodeStore();
+    const { tree, model } = pagesTree(store);
+    tree.setNodesAtDepth(2, [3], [store.leaf(new Uint8Array(32).fill(9))]);
+    tree.root;
+    expect(codeOf(() => writePages(tree, model, every(2), 90_000))).toBe('NOT_BRANCH');
+    tree.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('property: large and small batches, clones and roots agree with the model', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant('write' as const), pages: fc.uniqueArray(fc.nat(PAGES - 1), { minLength: 1, maxLength: 300 }), seed: fc.nat(1 << 20) }),
+            fc.record({ op: fc.constant('clone' as const) }),
+            fc.record({ op: fc.constant('drop' as const), which: fc.nat(7) }),
+            fc.record({ op: fc.constant('root' as const) }),
+          ),
+          { maxLength: 14 },
+        ),
+        (ops) => {
+          const store = new NodeStore();
+          const { tree, model } = pagesTree(store);
+          const kept: { tree: Tree; root: string }[] = [];
+          for (const step of ops) {
+            if (step.op === 'write') writePages(tree, model, step.pages, step.seed * 4096);
+            else if (step.op === 'clone') kept.push({ tree: tree.clone(), root: modelRoot(model, DEPTH + INNER) });
+            else if (step.op === 'drop') {
+              if (kept.length > 0) kept.splice(step.which % kept.length, 1)[0]!.tree.dispose();
+            } else expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+          }
+          expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+          for (const k of kept) expect(hex(k.tree.root)).toBe(k.root);
+          for (const k of kept) k.tree.dispose();
+          tree.dispose();
+          store.collect();
+          expect(store.stats().nodes).toBe(0);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

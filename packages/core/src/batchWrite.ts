@@ -13,7 +13,8 @@
  * The one exception to copying: a caller that proves it owns the root
  * (`InPlaceWrite`) has the nodes that only its path reaches rewritten in
  * place (inPlace.ts): no other version can see them. An owned slab of wide
- * leaves hashed up front skips the walk for a fused pass (ownedWides.ts).
+ * leaves hashed up front, or a large batch of records into owned record
+ * pairs, skips the walk for a fused pass (ownedWides.ts, ownedPairs.ts).
  *
  * Invariant: every id returned has either a holder or no holder at all (the
  * callers float or retain it); a batch that throws part way floats what it
@@ -29,6 +30,7 @@ import type { StoreCore as NodeStore } from './store.js';
 import { droppedMark, releaseDropped, repairInPlace, rewriteBranch, sharedTouch, soleLink } from './inPlace.js';
 import { slabWides, wideAt, type SlabWides } from './slabWides.js';
 import { expandWide, isChunkNode, wideDepth, wideWithChunks } from './wide.js';
+import { FUSED_CHANGED, NOT_FUSED, writeOwnedPairs } from './ownedPairs.js';
 import { writeOwnedWides } from './ownedWides.js';
 
 /**
@@ -52,8 +54,17 @@ export function setNodesAtDepth(
   if (n === 0) return root;
   checkAscending(depth, indices);
   for (let i = 0; i < n; i++) store.check(nodes[i]!);
+  const owned = owns(store, root, inPlace);
+  if (owned && touched === undefined) {
+    // A large batch of records into owned pairs: written and hashed in one fused pass.
+    const fused = writeOwnedPairs(store, root, depth, indices, nodes);
+    if (fused !== NOT_FUSED) {
+      changedInPlace = fused === FUSED_CHANGED;
+      return root;
+    }
+  }
   const batch: Batch = { indices, nodes, chunks: undefined, touched };
-  return guarded(store, root, depth, batch, owns(store, root, inPlace));
+  return guarded(store, root, depth, batch, owned);
 }
 
 /**

@@ -42,6 +42,21 @@ function flushKind(store: StoreCore, layout: Layout, list: IdList): void {
 }
 
 function flushBatch(store: StoreCore, layout: Layout, items: Int32Array, first: number, last: number): void {
+  hashRecords(store, layout, items, first, last);
+  const pool = store.pools[layout.kind]!;
+  for (let k = first; k < last; k++) {
+    const slot = items[k]! >>> 4;
+    pool.setState(slot, pool.state(slot) & ~FLAG_PENDING);
+  }
+}
+
+/**
+ * Computes the roots of records items[first..last) (at most RECORD_BATCH,
+ * all of `layout`'s kind) in one batch and stores each in its hash slot;
+ * their flags are the caller's (the flush clears FLAG_PENDING, a fused
+ * in-place write hashes records that were never listed).
+ */
+export function hashRecords(store: StoreCore, layout: Layout, items: Int32Array, first: number, last: number): void {
   const pool = store.pools[layout.kind]!;
   const n = last - first;
   const shift = pool.shift;
@@ -59,6 +74,5 @@ function flushBatch(store: StoreCore, layout: Layout, items: Int32Array, first: 
     const w = pool.h32[slot >>> shift]!;
     const o = (slot & mask) << 3;
     for (let j = 0; j < 8; j++) w[o + j] = roots32[8 * k + j]!;
-    pool.setState(slot, pool.state(slot) & ~FLAG_PENDING);
   }
 }

@@ -75,9 +75,14 @@ let scratch = new Uint8Array(512);
  * pair that changed is listed for hashing again. Returns whether it changed.
  */
 export function rewriteHalves(store: StoreCore, id: NodeId, layout: Layout, positions: ArrayLike<number>, nodes: ArrayLike<NodeId>, lo: number, hi: number, at: number): boolean {
-  const changed = writeHalves(store, recordPage(store, id), recordOffset(store, id), layout, positions, nodes, lo, hi, at);
+  const changed = writeHalvesInPlace(store, id, layout, positions, nodes, lo, hi, at);
   if (changed) store.relistChanged(id, store.recordPending[id & 15]!);
   return changed;
+}
+
+/** `rewriteHalves` without the listing: the caller hashes the pair itself (ownedPairs.ts). */
+export function writeHalvesInPlace(store: StoreCore, id: NodeId, layout: Layout, positions: ArrayLike<number>, nodes: ArrayLike<NodeId>, lo: number, hi: number, at: number): boolean {
+  return writeHalves(store, recordPage(store, id), recordOffset(store, id), layout, positions, nodes, lo, hi, at);
 }
 
 /**

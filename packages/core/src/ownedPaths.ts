@@ -1,0 +1,210 @@
+/**
+ * Owned paths of a batch, found breadth first and hashed bottom up: the
+ * shared half of the fused in-place writes (ownedWides.ts for slabs of wide
+ * leaves, ownedPairs.ts for record pairs), which skip the general walk of
+ * batchWrite.ts and its pending lists.
+ *
+ * `findOwnedPaths` goes down from an owned root, level by level, to the
+ * level `stop` levels above the written positions, recording each level's
+ * path nodes in position order with the range of the batch below each. It
+ * changes nothing, and says no (false) when a path node is not a branch or
+ * a child on a path is not held by its parent's link alone: the caller then
+ * hands the batch to the walk. `hashOwnedPaths`, once the caller has
+ * rewritten what lies below, hashes the recorded branch levels bottom up,
+ * one hasher call per level, each node's children's hashes gathered
+ * straight from the store.
+ *
+ * Why: the walk recurses down each path, lists every path node for the
+ * flush at its dirty height (reading both children's rows), and the flush
+ * reads every row again; here each path node is read once going down and
+ * once going up, and the loads of a level are independent of one another.
+ * A block's ~1000 balance pages have ~5 400 path nodes.
+ *
+ * Invariant: after `hashOwnedPaths`, every recorded branch carries the hash
+ * of its current children; off-path children found pending on the way down
+ * are hashed first (a store flush), so no gathered hash is stale. The
+ * scratch is module state: one batch at a time, synchronously.
+ * @module
+ */
+import { hashInto } from '@ssztree/hasher';
+import { staging, trimStaging } from './hashing.js';
+import { KIND_BRANCH, KIND_ZERO, type NodeId } from './ids.js';
+import { FLAG_PENDING } from './pool.js';
+import type { StoreCore as NodeStore } from './store.js';
+
+/** Scratch entries kept between batches (~1.3 MiB); a larger batch's scratch is dropped after it. */
+const RETAINED_ENTRIES = 1 << 16;
+
+/** The path nodes, level after level from the root down; entry k's batch range [lo, hi) and first position below. */
+export let pathNodes = new Int32Array(1024);
+export let pathLos = new Int32Array(1024);
+export let pathHis = new Int32Array(1024);
+export let pathBases = new Float64Array(1024);
+/** levelStart[d] .. levelEnd[d]: the entries of the path nodes d levels above the written positions. */
+export const levelStart = new Int32Array(65);
+export const levelEnd = new Int32Array(65);
+
+function ensure(size: number): void {
+  if (pathNodes.length >= size) return;
+  const n = Math.max(size, 2 * pathNodes.length);
+  pathNodes = new Int32Array(n);
+  pathLos = new Int32Array(n);
+  pathHis = new Int32Array(n);
+  pathBases = new Float64Array(n);
+}
+
+/** True when `id` waits for the flush to hash it (zero subtrees never do). */
+export function isPending(store: NodeStore, id: NodeId): boolean {
+  if ((id & 15) === KIND_ZERO) return false;
+  const pool = store.pools[id & 15]!;
+  const slot = id >>> 4;
+  return (pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.stAt]! & FLAG_PENDING) !== 0;
+}
+
+/** True when `id`'s only holder is its parent's link (so it may change in place; never a zero subtree). */
+function soleLink(store: NodeStore, id: NodeId): boolean {
+  if ((id & 15) === KIND_ZERO) return false;
+  const pool = store.pools[id & 15]!;
+  const slot = id >>> 4;
+  return pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]! === 1;
+}
+
+/** Set by `findOwnedPaths`: an off-path child of a path node is pending (hash the store before gathering). */
+let pendingBeside = false;
+
+/**
+ * Records the owned paths from `root` (owned by the caller) to positions
+ * `indices` (strictly ascending) of level `depth`, down to `stop` levels
+ * above them (levels depth .. stop); false, having changed nothing, when a
+ * path node is not a branch or a node below the root is shared.
+ */
+export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, indices: ArrayLike<number>, stop: number): boolean {
+  if (depth <= stop || depth > 64) return false;
+  const n = indices.length;
+  // Level d has at most min(n, 2^(depth-d)) path nodes.
+  let bound = 0;
+  for (let d = stop; d <= depth; d++) bound += Math.min(n, 2 ** (depth - d));
+  ensure(bound);
+  const nodes = pathNodes;
+  const los = pathLos;
+  const his = pathHis;
+  const bases = pathBases;
+  const branches = store.branches;
+  const meta = branches.meta;
+  const shift = branches.shift;
+  const mask = branches.mask;
+  nodes[0] = root;
+  los[0] = 0;
+  his[0] = n;
+  bases[0] = 0;
+  levelStart[depth] = 0;
+  levelEnd[depth] = 1;
+  pendingBeside = false;
+  for (let d = depth; d > stop; d--) {
+    const half = d <= 31 ? 1 << (d - 1) : 2 ** (d - 1);
+    const end = levelEnd[d]!;
+    let w = end;
+    for (let k = levelStart[d]!; k < end; k++) {
+      const node = nodes[k]!;
+      if ((node & 15) !== KIND_BRANCH) return false;
+      const slot = node >>> 4;
+      const m = meta[slot >>> shift]!;
+      const b = (slot & mask) << 2;
+      const left = m[b]!;
+      const right = m[b + 1]!;
+      const lo = los[k]!;
+      const hi = his[k]!;
+      const base = bases[k]!;
+      const mid = base + half;
+      // The first position at or past mid: most ranges near the top lie all on one side.
+      let split = lo;
+      if (indices[hi - 1]! < mid) split = hi;
+      else if (indices[lo]! < mid) {
+        let top = hi;
+        while (split < top) {
+          const c = (split + top) >>> 1;
+          if (indices[c]! < mid) split = c + 1;
+          else top = c;
+        }
+      }
+      if (split > lo) {
+        if (!soleLink(store, left)) return false;
+        nodes[w] = left;
+        los[w] = lo;
+        his[w] = split;
+        bases[w] = base;
+        w++;
+      } else if (isPending(store, left)) pendingBeside = true;
+      if (hi > split) {
+        if (!soleLink(store, right)) return false;
+        nodes[w] = right;
+        los[w] = split;
+        his[w] = hi;
+        bases[w] = mid;
+        w++;
+      } else if (isPending(store, right)) pendingBeside = true;
+    }
+    levelStart[d - 1] = end;
+    levelEnd[d - 1] = w;
+  }
+  return true;
+}
+
+/** Hashes the branches `findOwnedPaths` recorded at levels stop + 1 .. depth, bottom up. */
+export function hashOwnedPaths(store: NodeStore, depth: number, stop: number): void {
+  if (pendingBeside) store.flush();
+  const nodes = pathNodes;
+  const branches = store.branches;
+  const meta = branches.meta;
+  const shift = branches.shift;
+  const mask = branches.mask;
+  const pools = store.pools;
+  const hashPages = branches.h32;
+  for (let d = stop + 1; d <= depth; d++) {
+    const start = levelStart[d]!;
+    const count = levelEnd[d]! - start;
+    const st8 = staging(store, 64 * count);
+    const st = new Int32Array(st8.buffer, 0, 16 * count);
+    for (let k = 0, s = 0; k < count; k++) {
+      const slot = nodes[start + k]! >>> 4;
+      const m = meta[slot >>> shift]!;
+      const b = (slot & mask) << 2;
+      for (let c = 0; c < 2; c++, s += 8) {
+        const child = m[b + c]!;
+        const cp = pools[child & 15]!;
+        const cs = child >>> 4;
+        const h = cp.h32[cs >>> cp.shift]!;
+        const o = (cs & cp.mask) << 3;
+        st[s] = h[o]!;
+        st[s + 1] = h[o + 1]!;
+        st[s + 2] = h[o + 2]!;
+        st[s + 3] = h[o + 3]!;
+        st[s + 4] = h[o + 4]!;
+        st[s + 5] = h[o + 5]!;
+        st[s + 6] = h[o + 6]!;
+        st[s + 7] = h[o + 7]!;
+      }
+    }
+    hashInto(st8.subarray(0, 64 * count), st8.subarray(0, 32 * count));
+    for (let k = 0, s = 0; k < count; k++, s += 8) {
+      const slot = nodes[start + k]! >>> 4;
+      const h = hashPages[slot >>> shift]!;
+      const o = (slot & mask) << 3;
+      h[o] = st[s]!;
+      h[o + 1] = st[s + 1]!;
+      h[o + 2] = st[s + 2]!;
+      h[o + 3] = st[s + 3]!;
+      h[o + 4] = st[s + 4]!;
+      h[o + 5] = st[s + 5]!;
+      h[o + 6] = st[s + 6]!;
+      h[o + 7] = st[s + 7]!;
+    }
+  }
+  trimStaging(store);
+  if (pathNodes.length > RETAINED_ENTRIES) {
+    pathNodes = new Int32Array(1024);
+    pathLos = new Int32Array(1024);
+    pathHis = new Int32Array(1024);
+    pathBases = new Float64Array(1024);
+  }
+}

@@ -11,6 +11,7 @@
 import { NodeStore } from '@ssztree/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { sortedPositions } from '../src/view/packedPages.js';
 import { type BasicArray, boolean, container, list, type ListBasicType, toHex, uint8, uint16, uint64, vector, type VectorBasicType } from '../src/index.js';
 
 type Op = { kind: 'set'; at: number; value: number } | { kind: 'restore'; at: number } | { kind: 'get'; at: number } | { kind: 'push'; value: number } | { kind: 'commit' };
@@ -159,5 +160,19 @@ describe('packed views agree with a model', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('sortedPositions (the commit sort of dirty pages)', () => {
+  const bySort = (order: number[]) => Array.from(order.keys()).sort((a, b) => order[a]! - order[b]!);
+  it('sorts positions by page, for page indices of one to four bytes and past 2^31', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.oneof(fc.nat(255), fc.nat(2 ** 15), fc.nat(2 ** 31 - 1), fc.integer({ min: 2 ** 31, max: 2 ** 40 })), { maxLength: 300 }), (order) => {
+        expect(Array.from(sortedPositions(order))).toEqual(bySort(order));
+      }),
+      { numRuns: 300 },
+    );
+    expect(Array.from(sortedPositions([]))).toEqual([]);
+    expect(Array.from(sortedPositions([0]))).toEqual([0]);
   });
 });

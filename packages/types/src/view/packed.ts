@@ -61,6 +61,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /** The dirty pages in the order they were first written, and their slab offsets (commit reads these, not the map). */
   readonly #order: number[] = [];
   readonly #orderAt: number[] = [];
+  /** Slab byte offset of each dirty page's first write: commit looks there first for a changed byte. */
+  readonly #orderFirst: number[] = [];
   /** The last dirty page written (sequential writes skip the map lookup). */
   #lastPage = -1;
   #lastAt = 0;
@@ -223,6 +225,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       this.#dirty.set(p, at);
       this.#order.push(p);
       this.#orderAt.push(at);
+      this.#orderFirst.push(at + o);
       this._markDirty();
     }
     this.#lastPage = p;
@@ -291,14 +294,23 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const words = this.#words;
     const orig = this.#orig;
     const nWords = this.#pageBytes >>> 2;
+    const orderFirst = this.#orderFirst;
+    const lastByte = this.#elem.byteLength - 1;
     for (let j = 0; j < n; j++) {
       const k = perm === null ? j : perm[j]!;
       const at = orderAt[k]!;
-      // Pages whose bytes came back to the committed ones make nothing.
-      const w0 = at >>> 2;
-      let w = 0;
-      while (w < nWords && words[w0 + w] === orig[w0 + w]) w++;
-      if (w === nWords) continue;
+      // Pages whose bytes came back to the committed ones make nothing. The page's first write is
+      // looked at first: it usually still differs (a scan of every page from its start took ~0.1 ms of
+      // a block's 1000 pages, measured); only when it came back is the whole page compared.
+      let w = orderFirst[k]! >>> 2;
+      const wEnd = (orderFirst[k]! + lastByte) >>> 2;
+      while (w <= wEnd && words[w] === orig[w]) w++;
+      if (w > wEnd) {
+        const w0 = at >>> 2;
+        w = 0;
+        while (w < nWords && words[w0 + w] === orig[w0 + w]) w++;
+        if (w === nWords) continue;
+      }
       changedPages[changed] = order[k]!;
       changedAt[changed++] = at;
     }
@@ -383,6 +395,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#dirty.clear();
     this.#order.length = 0;
     this.#orderAt.length = 0;
+    this.#orderFirst.length = 0;
     this.#lastPage = -1;
     this.#top = 0;
     if (this.#slab.length > SLAB_KEEP_BYTES) {

@@ -39,28 +39,36 @@ export function packedContents(store: NodeStore, chunks: Uint8Array, shape: Pack
   return store.fromPages({ data: chunks, offsets: undefined }, count, pageDepth, chunkDepth - pageDepth);
 }
 
-/** Positions in a flush's sort key below this bit; pages above 2^31 fall back to a comparator sort. */
-const KEY_POSITIONS = 2 ** 21;
+/** Digit counts of `sortedPositions`' radix passes. */
+const counts = new Int32Array(257);
 
 /**
  * The positions of `order` (distinct page indices) sorted by page. A block
- * dirties ~1000 random pages: keys page·2^21 + position (exact in doubles)
- * sorted natively by a Float64Array take a fraction of a comparator sort.
+ * dirties ~1000 random pages of 2^15: a least-significant-digit radix sort
+ * of the positions, one pass per byte of the largest page index (two here),
+ * took a fraction of the native sort of page·2^21 + position keys it
+ * replaced (~0.1 ms a block, profile-views). Indices of 2^31 and more
+ * (lists past 2^36 elements) fall back to a comparator sort.
  */
 export function sortedPositions(order: readonly number[]): Int32Array {
   const n = order.length;
-  const perm = new Int32Array(n);
+  let src = new Int32Array(n);
+  for (let j = 0; j < n; j++) src[j] = j;
   let max = 0;
   for (let j = 0; j < n; j++) if (order[j]! > max) max = order[j]!;
-  if (n < KEY_POSITIONS && max < 2 ** 31) {
-    const keys = new Float64Array(n);
-    for (let j = 0; j < n; j++) keys[j] = order[j]! * KEY_POSITIONS + j;
-    keys.sort();
-    for (let j = 0; j < n; j++) perm[j] = keys[j]! % KEY_POSITIONS;
-    return perm;
+  if (max >= 2 ** 31) return src.sort((a, b) => order[a]! - order[b]!);
+  let dst = new Int32Array(n);
+  for (let shift = 0; shift < 32 && (shift === 0 || max >>> shift > 0); shift += 8) {
+    counts.fill(0);
+    for (let j = 0; j < n; j++) counts[((order[src[j]!]! >>> shift) & 255) + 1]!++;
+    for (let d = 1; d <= 256; d++) counts[d]! += counts[d - 1]!;
+    for (let j = 0; j < n; j++) {
+      const k = src[j]!;
+      dst[counts[(order[k]! >>> shift) & 255]!++] = k;
+    }
+    [src, dst] = [dst, src];
   }
-  for (let j = 0; j < n; j++) perm[j] = j;
-  return perm.sort((a, b) => order[a]! - order[b]!);
+  return src;
 }
 
 /**

@@ -28,7 +28,7 @@
  */
 import { hashInto } from '@ssztree/hasher';
 import { staging, trimStaging } from './hashing.js';
-import { KIND_BRANCH, KIND_ZERO, type NodeId } from './ids.js';
+import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_WIDE_BASE, KIND_ZERO, type NodeId } from './ids.js';
 import { FLAG_PENDING } from './pool.js';
 import type { StoreCore as NodeStore } from './store.js';
 
@@ -40,6 +40,9 @@ export let pathNodes = new Int32Array(1024);
 export let pathLos = new Int32Array(1024);
 export let pathHis = new Int32Array(1024);
 export let pathBases = new Float64Array(1024);
+/** Entry k's children, read going down so that hashing going up does not read its row again. */
+let pathLefts = new Int32Array(1024);
+let pathRights = new Int32Array(1024);
 /** levelStart[d] .. levelEnd[d]: the entries of the path nodes d levels above the written positions. */
 export const levelStart = new Int32Array(65);
 export const levelEnd = new Int32Array(65);
@@ -51,6 +54,8 @@ function ensure(size: number): void {
   pathLos = new Int32Array(n);
   pathHis = new Int32Array(n);
   pathBases = new Float64Array(n);
+  pathLefts = new Int32Array(n);
+  pathRights = new Int32Array(n);
 }
 
 /** True when `id` waits for the flush to hash it (zero subtrees never do). */
@@ -72,6 +77,16 @@ function soleLink(store: NodeStore, id: NodeId): boolean {
 /** Set by `findOwnedPaths`: an off-path child of a path node is pending (hash the store before gathering). */
 let pendingBeside = false;
 
+/** mayPend[kind] = 1 when some node of that kind is listed for the flush: off-path children of other kinds are not read. */
+const mayPend = new Uint8Array(KIND_COUNT);
+
+function listPendingKinds(store: NodeStore): void {
+  mayPend.fill(0);
+  mayPend[KIND_BRANCH] = store.maxPendingHeight > 0 ? 1 : 0;
+  for (let d = 1; d < store.widePending.length; d++) if (store.widePending[d]!.length > 0) mayPend[KIND_WIDE_BASE + d - 1] = 1;
+  for (let kind = KIND_RECORD_BASE; kind < KIND_COUNT; kind++) if (store.recordPending[kind]!.length > 0) mayPend[kind] = 1;
+}
+
 /**
  * Records the owned paths from `root` (owned by the caller) to positions
  * `indices` (strictly ascending) of level `depth`, down to `stop` levels
@@ -89,6 +104,9 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
   const los = pathLos;
   const his = pathHis;
   const bases = pathBases;
+  const lefts = pathLefts;
+  const rights = pathRights;
+  listPendingKinds(store);
   const branches = store.branches;
   const meta = branches.meta;
   const shift = branches.shift;
@@ -112,6 +130,8 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
       const b = (slot & mask) << 2;
       const left = m[b]!;
       const right = m[b + 1]!;
+      lefts[k] = left;
+      rights[k] = right;
       const lo = los[k]!;
       const hi = his[k]!;
       const base = bases[k]!;
@@ -134,7 +154,7 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
         his[w] = split;
         bases[w] = base;
         w++;
-      } else if (isPending(store, left)) pendingBeside = true;
+      } else if (mayPend[left & 15] !== 0 && isPending(store, left)) pendingBeside = true;
       if (hi > split) {
         if (!soleLink(store, right)) return false;
         nodes[w] = right;
@@ -142,7 +162,7 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
         his[w] = hi;
         bases[w] = mid;
         w++;
-      } else if (isPending(store, right)) pendingBeside = true;
+      } else if (mayPend[right & 15] !== 0 && isPending(store, right)) pendingBeside = true;
     }
     levelStart[d - 1] = end;
     levelEnd[d - 1] = w;
@@ -150,12 +170,29 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
   return true;
 }
 
+/** Copies the hash of `id` into st[s, s + 8). */
+function gatherHash(pools: NodeStore['pools'], id: NodeId, st: Int32Array, s: number): void {
+  const pool = pools[id & 15]!;
+  const slot = id >>> 4;
+  const h = pool.h32[slot >>> pool.shift]!;
+  const o = (slot & pool.mask) << 3;
+  st[s] = h[o]!;
+  st[s + 1] = h[o + 1]!;
+  st[s + 2] = h[o + 2]!;
+  st[s + 3] = h[o + 3]!;
+  st[s + 4] = h[o + 4]!;
+  st[s + 5] = h[o + 5]!;
+  st[s + 6] = h[o + 6]!;
+  st[s + 7] = h[o + 7]!;
+}
+
 /** Hashes the branches `findOwnedPaths` recorded at levels stop + 1 .. depth, bottom up. */
 export function hashOwnedPaths(store: NodeStore, depth: number, stop: number): void {
   if (pendingBeside) store.flush();
   const nodes = pathNodes;
+  const lefts = pathLefts;
+  const rights = pathRights;
   const branches = store.branches;
-  const meta = branches.meta;
   const shift = branches.shift;
   const mask = branches.mask;
   const pools = store.pools;
@@ -165,25 +202,9 @@ export function hashOwnedPaths(store: NodeStore, depth: number, stop: number): v
     const count = levelEnd[d]! - start;
     const st8 = staging(store, 64 * count);
     const st = new Int32Array(st8.buffer, 0, 16 * count);
-    for (let k = 0, s = 0; k < count; k++) {
-      const slot = nodes[start + k]! >>> 4;
-      const m = meta[slot >>> shift]!;
-      const b = (slot & mask) << 2;
-      for (let c = 0; c < 2; c++, s += 8) {
-        const child = m[b + c]!;
-        const cp = pools[child & 15]!;
-        const cs = child >>> 4;
-        const h = cp.h32[cs >>> cp.shift]!;
-        const o = (cs & cp.mask) << 3;
-        st[s] = h[o]!;
-        st[s + 1] = h[o + 1]!;
-        st[s + 2] = h[o + 2]!;
-        st[s + 3] = h[o + 3]!;
-        st[s + 4] = h[o + 4]!;
-        st[s + 5] = h[o + 5]!;
-        st[s + 6] = h[o + 6]!;
-        st[s + 7] = h[o + 7]!;
-      }
+    for (let k = 0, s = 0; k < count; k++, s += 16) {
+      gatherHash(pools, lefts[start + k]!, st, s);
+      gatherHash(pools, rights[start + k]!, st, s + 8);
     }
     hashInto(st8.subarray(0, 64 * count), st8.subarray(0, 32 * count));
     for (let k = 0, s = 0; k < count; k++, s += 8) {
@@ -206,5 +227,7 @@ export function hashOwnedPaths(store: NodeStore, depth: number, stop: number): v
     pathLos = new Int32Array(1024);
     pathHis = new Int32Array(1024);
     pathBases = new Float64Array(1024);
+    pathLefts = new Int32Array(1024);
+    pathRights = new Int32Array(1024);
   }
 }

@@ -218,6 +218,21 @@ describe('fused in-place writes of records into pairs', () => {
     expect(store.stats().nodes).toBe(0);
   });
 
+  it('hashes pending pairs beside the paths before their parents read them', () => {
+    const store = new NodeStore();
+    const { tree, bytes } = pairTree(store, N);
+    // A small batch leaves pairs 1 and 250 and their paths pending ...
+    writeRecords(store, tree, bytes, [2, 3, 500], 11);
+    // ... and a large one writes pair 0 beside pair 1 (every 8th record: none of 2, 3, 500, 501).
+    expect(writeRecords(store, tree, bytes, some(8), 12)).toBe(true);
+    store.collect();
+    expect(store.stats().pending).toBe(0);
+    expect(hex(tree.root)).toBe(recordsRoot(bytes, N));
+    tree.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
   it('leaves small batches, shared pairs and an odd last record to the walk', () => {
     const store = new NodeStore();
     const { tree, bytes } = pairTree(store, N + 1);

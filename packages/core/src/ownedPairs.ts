@@ -12,11 +12,13 @@
  *
  * Invariant: returns NOT_FUSED having changed nothing, or the pairs written
  * and every changed pair and path node carrying the hash of its new
- * contents (the caller lists the root's own parents).
+ * contents (the caller lists the root's own parents). If hashing throws,
+ * the changed pairs and the paths are listed for the flush instead.
  * @module
  */
 import type { NodeId } from './ids.js';
 import { findOwnedPaths, hashOwnedPaths, isPending, levelEnd, levelStart, pathBases, pathHis, pathLos, pathNodes } from './ownedPaths.js';
+import { repairInPlace } from './inPlace.js';
 import { fitsHalf, pairLayout, writeHalvesInPlace } from './recordPairs.js';
 import { hashRecords } from './recordFlush.js';
 import { RECORD_BATCH } from './recordHash.js';
@@ -60,7 +62,14 @@ export function writeOwnedPairs(store: NodeStore, root: NodeId, depth: number, i
     if (writeHalvesInPlace(store, pair, layout!, indices, nodes, pathLos[k]!, pathHis[k]!, pathBases[k]!)) changedPairs[changed++] = pair;
   }
   if (changed === 0) return FUSED_UNCHANGED;
-  for (let at = 0; at < changed; at += RECORD_BATCH) hashRecords(store, layout!, changedPairs, at, Math.min(changed, at + RECORD_BATCH));
-  hashOwnedPaths(store, depth, 1);
+  try {
+    for (let at = 0; at < changed; at += RECORD_BATCH) hashRecords(store, layout!, changedPairs, at, Math.min(changed, at + RECORD_BATCH));
+    hashOwnedPaths(store, depth, 1);
+  } catch (error) {
+    // A hasher failure must not leave written pairs and paths with old hashes and unlisted: list them for the flush.
+    for (let k = 0; k < changed; k++) store.relistChanged(changedPairs[k]!, store.recordPending[changedPairs[k]! & 15]!);
+    repairInPlace(store, root, depth, indices, 0, n, 0, true);
+    throw error;
+  }
   return FUSED_CHANGED;
 }

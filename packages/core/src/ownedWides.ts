@@ -11,11 +11,12 @@
  *
  * Invariant: returns false having changed nothing, or true with every leaf
  * written and every path node carrying the hash of its new contents (the
- * root included; the caller lists the root's own parents).
+ * root included; the caller lists the root's own parents). If hashing the
+ * paths throws, they are listed for the flush instead.
  * @module
  */
 import { KIND_WIDE_BASE, type NodeId } from './ids.js';
-import { rewriteWide } from './inPlace.js';
+import { repairInPlace, rewriteWide } from './inPlace.js';
 import { findOwnedPaths, hashOwnedPaths, isPending, levelStart, pathNodes } from './ownedPaths.js';
 import type { SlabWides } from './slabWides.js';
 import type { StoreCore as NodeStore } from './store.js';
@@ -44,6 +45,12 @@ export function writeOwnedWides(store: NodeStore, root: NodeId, depth: number, i
     rewriteWide(store, old, src.depth, words, offset >>> 2, roots, ((offset - src.rootsFrom) / pageBytes) * 8);
     src.created[i] = old;
   }
-  hashOwnedPaths(store, depth, 0);
+  try {
+    hashOwnedPaths(store, depth, 0);
+  } catch (error) {
+    // A hasher failure must not leave written paths with old hashes and unlisted: list them for the flush.
+    repairInPlace(store, root, depth, indices, 0, n, 0, true);
+    throw error;
+  }
   return true;
 }

@@ -31,6 +31,22 @@ const BULK_MIN_PAGES = 64;
 const BULK_NUMERATOR = 3;
 const BULK_DENOMINATOR = 4;
 
+/**
+ * A new page table of this many pages or more is filled in one walk of the
+ * page level (`store.collectLevel`) instead of page by page as pages are
+ * first read: a block after a state build reads ~1000 pages of 2^15, each
+ * a walk of ~36 levels whose lower half is cold (bench/views.ts B1 rows
+ * rebuild the state every eight blocks). One walk of 2^15 pages measured
+ * ~1-2 ms, paid once per view.
+ */
+const TABLE_FILL_MIN_PAGES = 4096;
+
+/** Fills table[0, pages) with id + 1 of each page of `tree` at `level` (left as it is when the level is not plain branches down to the pages). */
+function fillTable(tree: Tree, level: number, table: Int32Array, pages: number): void {
+  const ids = tree.store.collectLevel(tree.rootNode, level, pages);
+  if (ids !== null) for (let i = 0; i < pages; i++) table[i] = ids[i]! + 1;
+}
+
 /** Slabs larger than this are not kept by a view between commits (one spare is kept process-wide, below). */
 const SLAB_KEEP_BYTES = 1 << 20;
 
@@ -141,16 +157,22 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     out.set(new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2), wordOffset);
   }
 
-  /** The page table, long enough for page p (grown by doubling: lists push). */
-  #table(p: number): Int32Array {
+  /** The page table, long enough for page p (grown by doubling: lists push); a new large one filled from the tree unless `fill` is false. */
+  #table(p: number, fill = true): Int32Array {
     let table = this.#pageIds;
     if (table === null || p >= table.length) {
       const pages = Math.ceil(Math.max(this.#length, 1) / this.#perPage);
       const bigger = new Int32Array(Math.max(p + 1, pages, table === null ? 0 : 2 * table.length));
       if (table !== null) bigger.set(table);
+      else if (fill && pages >= TABLE_FILL_MIN_PAGES) fillTable(this._tree, this.#pageLevel, bigger, Math.min(pages, this.#committedPages()));
       this.#pageIds = table = bigger;
     }
     return table;
+  }
+
+  /** Pages the committed tree holds (the table is filled from it). */
+  #committedPages(): number {
+    return Math.ceil(this.#committedLength / this.#perPage);
   }
 
   /** Byte offset of page p's working copy in the slab, or -1 when p is not dirty. */
@@ -386,7 +408,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const contents = store.fromPages({ data, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
     this._tree.rootNode = this.#isList ? store.withLength(contents, this.#length) : contents;
     this.#committedLength = this.#length;
-    const table = this.#table(pages - 1);
+    const table = this.#table(pages - 1, false);
     tableFromIds(table, ids, pages);
   }
 

@@ -45,6 +45,38 @@ function writePages(tree: Tree, model: Uint8Array, pages: readonly number[], see
 
 const every = (step: number, from = 0) => Array.from({ length: PAGES }, (_, p) => p).filter((p) => p % step === from);
 
+type Op = { op: 'write'; positions: number[]; seed: number } | { op: 'clone' } | { op: 'drop'; which: number } | { op: 'root' };
+
+/** Random op sequences: writes of up to `most` distinct positions below `count`, clones, drops and roots. */
+const opSequences = (count: number, most: number, seeds: number, length: number) =>
+  fc.array(
+    fc.oneof(
+      fc.record({ op: fc.constant('write' as const), positions: fc.uniqueArray(fc.nat(count - 1), { minLength: 1, maxLength: most }), seed: fc.nat(seeds) }),
+      fc.record({ op: fc.constant('clone' as const) }),
+      fc.record({ op: fc.constant('drop' as const), which: fc.nat(7) }),
+      fc.record({ op: fc.constant('root' as const) }),
+    ),
+    { maxLength: length },
+  ) as fc.Arbitrary<Op[]>;
+
+/** Runs `ops` on `tree` (written by `write`, whose model's root is `root()`), checking every kept clone at the end. */
+function runOps(store: NodeStore, tree: Tree, ops: readonly Op[], write: (positions: number[], seed: number) => void, root: () => string): void {
+  const kept: { tree: Tree; root: string }[] = [];
+  for (const step of ops) {
+    if (step.op === 'write') write(step.positions, step.seed);
+    else if (step.op === 'clone') kept.push({ tree: tree.clone(), root: root() });
+    else if (step.op === 'drop') {
+      if (kept.length > 0) kept.splice(step.which % kept.length, 1)[0]!.tree.dispose();
+    } else expect(hex(tree.root)).toBe(root());
+  }
+  expect(hex(tree.root)).toBe(root());
+  for (const k of kept) expect(hex(k.tree.root)).toBe(k.root);
+  for (const k of kept) k.tree.dispose();
+  tree.dispose();
+  store.collect();
+  expect(store.stats().nodes).toBe(0);
+}
+
 describe('fused in-place writes of wide-leaf slabs', () => {
   it('writes and hashes the paths in one pass: same root id and nodes, nothing pending, the model root', () => {
     const store = new NodeStore();
@@ -129,35 +161,11 @@ describe('fused in-place writes of wide-leaf slabs', () => {
 
   it('property: large and small batches, clones and roots agree with the model', () => {
     fc.assert(
-      fc.property(
-        fc.array(
-          fc.oneof(
-            fc.record({ op: fc.constant('write' as const), pages: fc.uniqueArray(fc.nat(PAGES - 1), { minLength: 1, maxLength: 300 }), seed: fc.nat(1 << 20) }),
-            fc.record({ op: fc.constant('clone' as const) }),
-            fc.record({ op: fc.constant('drop' as const), which: fc.nat(7) }),
-            fc.record({ op: fc.constant('root' as const) }),
-          ),
-          { maxLength: 14 },
-        ),
-        (ops) => {
-          const store = new NodeStore();
-          const { tree, model } = pagesTree(store);
-          const kept: { tree: Tree; root: string }[] = [];
-          for (const step of ops) {
-            if (step.op === 'write') writePages(tree, model, step.pages, step.seed * 4096);
-            else if (step.op === 'clone') kept.push({ tree: tree.clone(), root: modelRoot(model, DEPTH + INNER) });
-            else if (step.op === 'drop') {
-              if (kept.length > 0) kept.splice(step.which % kept.length, 1)[0]!.tree.dispose();
-            } else expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
-          }
-          expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
-          for (const k of kept) expect(hex(k.tree.root)).toBe(k.root);
-          for (const k of kept) k.tree.dispose();
-          tree.dispose();
-          store.collect();
-          expect(store.stats().nodes).toBe(0);
-        },
-      ),
+      fc.property(opSequences(PAGES, 300, 1 << 20, 14), (ops) => {
+        const store = new NodeStore();
+        const { tree, model } = pagesTree(store);
+        runOps(store, tree, ops, (pages, seed) => writePages(tree, model, pages, seed * 4096), () => modelRoot(model, DEPTH + INNER));
+      }),
       { numRuns: 60 },
     );
   });
@@ -258,35 +266,11 @@ describe('fused in-place writes of records into pairs', () => {
 
   it('property: large and small batches, clones and roots agree with the model', () => {
     fc.assert(
-      fc.property(
-        fc.array(
-          fc.oneof(
-            fc.record({ op: fc.constant('write' as const), indices: fc.uniqueArray(fc.nat(N - 1), { minLength: 1, maxLength: 200 }), seed: fc.nat(255) }),
-            fc.record({ op: fc.constant('clone' as const) }),
-            fc.record({ op: fc.constant('drop' as const), which: fc.nat(7) }),
-            fc.record({ op: fc.constant('root' as const) }),
-          ),
-          { maxLength: 10 },
-        ),
-        (ops) => {
-          const store = new NodeStore();
-          const { tree, bytes } = pairTree(store, N);
-          const kept: { tree: Tree; root: string }[] = [];
-          for (const step of ops) {
-            if (step.op === 'write') writeRecords(store, tree, bytes, step.indices, step.seed);
-            else if (step.op === 'clone') kept.push({ tree: tree.clone(), root: recordsRoot(bytes, N) });
-            else if (step.op === 'drop') {
-              if (kept.length > 0) kept.splice(step.which % kept.length, 1)[0]!.tree.dispose();
-            } else expect(hex(tree.root)).toBe(recordsRoot(bytes, N));
-          }
-          expect(hex(tree.root)).toBe(recordsRoot(bytes, N));
-          for (const k of kept) expect(hex(k.tree.root)).toBe(k.root);
-          for (const k of kept) k.tree.dispose();
-          tree.dispose();
-          store.collect();
-          expect(store.stats().nodes).toBe(0);
-        },
-      ),
+      fc.property(opSequences(N, 200, 255, 10), (ops) => {
+        const store = new NodeStore();
+        const { tree, bytes } = pairTree(store, N);
+        runOps(store, tree, ops, (indices, seed) => writeRecords(store, tree, bytes, indices, seed), () => recordsRoot(bytes, N));
+      }),
       { numRuns: 25 },
     );
   });

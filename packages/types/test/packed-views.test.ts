@@ -177,10 +177,10 @@ describe('sortedPositions (the commit sort of dirty pages)', () => {
   });
 });
 
-describe('a large packed list (its page table filled in one walk)', () => {
+describe('a large packed list (its page table filled in one walk after enough lookups)', () => {
   it('reads, writes, commits and sweeps over 4375 pages like the value API', () => {
     const L = list(uint64, 2 ** 40);
-    const n = 140_000; // 4375 pages of 32: past the one-walk fill threshold, the last page partial
+    const n = 140_000; // 4375 pages of 32: the 150 reads below pass the one-walk fill (136 lookups); the last page partial
     const model = new BigUint64Array(n + 1);
     for (let i = 0; i < n; i++) model[i] = BigInt(i) * 3n + 1n;
     const view = L.deserializeToView(L.serialize(model.subarray(0, n)));

@@ -32,14 +32,18 @@ const BULK_NUMERATOR = 3;
 const BULK_DENOMINATOR = 4;
 
 /**
- * A new page table of this many pages or more is filled in one walk of the
- * page level (`store.collectLevel`) instead of page by page as pages are
- * first read: a block after a state build reads ~1000 pages of 2^15, each
- * a walk of ~36 levels whose lower half is cold (bench/views.ts B1 rows
- * rebuild the state every eight blocks). One walk of 2^15 pages measured
- * ~1-2 ms, paid once per view.
+ * A page table of this many pages or more is filled in one walk of the page
+ * level (`store.collectLevel`, ~1.3–1.5 ms for 2^15 pages) once the view
+ * has looked up max(TABLE_FILL_MIN_WALKS, pages / 32) pages one walk of ~36
+ * levels at a time (~1.5 µs each when cold): about the point where the
+ * single walk costs no more than the lookups so far, so a view that reads
+ * a few pages (a light block on a clone) never pays for it, and one that
+ * reads many (a block's ~1000 of 2^15 pages) pays at most about twice. Before
+ * this, a state rebuilt every eight blocks (bench/views.ts) walked for
+ * nearly every page its blocks wrote.
  */
 const TABLE_FILL_MIN_PAGES = 4096;
+const TABLE_FILL_MIN_WALKS = 64;
 
 /** Fills table[0, pages) with id + 1 of each page of `tree` at `level` (left as it is when the level is not plain branches down to the pages). */
 function fillTable(tree: Tree, level: number, table: Int32Array, pages: number): void {
@@ -95,6 +99,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
    * pages' ids in. Null when pages are not wide leaves below the root.
    */
   #pageIds: Int32Array | null = null;
+  /** Pages looked up by a walk of their own since the view was made (see TABLE_FILL_MIN_PAGES). */
+  #tableWalks = 0;
   readonly #useTable: boolean;
   readonly #created: NodeId[] = [];
   /** Scratch of `_flush`: the changed pages (doubles: page indices may pass 2^31) and their slab offsets. */
@@ -148,6 +154,12 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       if (id < 0) {
         id = this._tree.recordAtDepth(this.#pageLevel, p);
         if (id >= 0) table[p] = id + 1;
+        // Looked up one walk at a time until the walks would cost about as much as one walk of the
+        // whole page level; then the rest in that one walk.
+        const pages = this.#committedPages();
+        if (++this.#tableWalks === Math.max(TABLE_FILL_MIN_WALKS, pages >>> 5) && pages >= TABLE_FILL_MIN_PAGES) {
+          fillTable(this._tree, this.#pageLevel, table, Math.min(pages, table.length));
+        }
       }
       if (id >= 0 && this._tree.store.recordWordsInto(id, depth, out, wordOffset)) return;
     }
@@ -157,14 +169,13 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     out.set(new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2), wordOffset);
   }
 
-  /** The page table, long enough for page p (grown by doubling: lists push); a new large one filled from the tree unless `fill` is false. */
-  #table(p: number, fill = true): Int32Array {
+  /** The page table, long enough for page p (grown by doubling: lists push). */
+  #table(p: number): Int32Array {
     let table = this.#pageIds;
     if (table === null || p >= table.length) {
       const pages = Math.ceil(Math.max(this.#length, 1) / this.#perPage);
       const bigger = new Int32Array(Math.max(p + 1, pages, table === null ? 0 : 2 * table.length));
       if (table !== null) bigger.set(table);
-      else if (fill && pages >= TABLE_FILL_MIN_PAGES) fillTable(this._tree, this.#pageLevel, bigger, Math.min(pages, this.#committedPages()));
       this.#pageIds = table = bigger;
     }
     return table;
@@ -408,7 +419,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const contents = store.fromPages({ data, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
     this._tree.rootNode = this.#isList ? store.withLength(contents, this.#length) : contents;
     this.#committedLength = this.#length;
-    const table = this.#table(pages - 1, false);
+    const table = this.#table(pages - 1);
     tableFromIds(table, ids, pages);
   }
 

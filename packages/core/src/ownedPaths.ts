@@ -32,7 +32,7 @@ import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_WIDE_BASE, KIND_ZERO, t
 import { FLAG_PENDING } from './pool.js';
 import type { StoreCore as NodeStore } from './store.js';
 
-/** Scratch entries kept between batches (~1.3 MiB); a larger batch's scratch is dropped after it. */
+/** Scratch entries kept between batches (28 bytes each: ~1.8 MiB); a larger batch's scratch is dropped after it, or by the next batch if it did not qualify. */
 const RETAINED_ENTRIES = 1 << 16;
 
 /** The path nodes, level after level from the root down; entry k's batch range [lo, hi) and first position below. */
@@ -48,8 +48,8 @@ export const levelStart = new Int32Array(65);
 export const levelEnd = new Int32Array(65);
 
 function ensure(size: number): void {
-  if (pathNodes.length >= size) return;
-  const n = Math.max(size, 2 * pathNodes.length);
+  if (pathNodes.length >= size && pathNodes.length <= Math.max(size, RETAINED_ENTRIES)) return;
+  const n = pathNodes.length >= size ? Math.max(size, 1024) : Math.max(size, 2 * pathNodes.length);
   pathNodes = new Int32Array(n);
   pathLos = new Int32Array(n);
   pathHis = new Int32Array(n);

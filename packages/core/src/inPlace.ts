@@ -36,7 +36,11 @@ const dropped = new IdList(64);
 
 /** True when `id`'s only holder is the one link from its (owned) parent. */
 export function soleLink(store: NodeStore, id: NodeId): boolean {
-  return store.holders(id) === 1;
+  // The count read straight from the row (zero subtrees are held without bound): on every path node of a batch.
+  if ((id & 15) === KIND_ZERO) return false;
+  const pool = store.pools[id & 15]!;
+  const slot = id >>> 4;
+  return pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]! === 1;
 }
 
 /** Adds a link to `id` (a child of a branch being rewritten). */

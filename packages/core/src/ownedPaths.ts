@@ -29,6 +29,7 @@
 import { hashInto } from '@ssztree/hasher';
 import { staging, trimStaging } from './hashing.js';
 import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_WIDE_BASE, KIND_ZERO, type NodeId } from './ids.js';
+import { soleLink } from './inPlace.js';
 import { FLAG_PENDING } from './pool.js';
 import type { StoreCore as NodeStore } from './store.js';
 
@@ -66,14 +67,6 @@ export function isPending(store: NodeStore, id: NodeId): boolean {
   return (pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.stAt]! & FLAG_PENDING) !== 0;
 }
 
-/** True when `id`'s only holder is its parent's link (so it may change in place; never a zero subtree). */
-function soleLink(store: NodeStore, id: NodeId): boolean {
-  if ((id & 15) === KIND_ZERO) return false;
-  const pool = store.pools[id & 15]!;
-  const slot = id >>> 4;
-  return pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]! === 1;
-}
-
 /** Set by `findOwnedPaths`: an off-path child of a path node is pending (hash the store before gathering). */
 let pendingBeside = false;
 
@@ -85,6 +78,25 @@ function listPendingKinds(store: NodeStore): void {
   mayPend[KIND_BRANCH] = store.maxPendingHeight > 0 ? 1 : 0;
   for (let d = 1; d < store.widePending.length; d++) if (store.widePending[d]!.length > 0) mayPend[KIND_WIDE_BASE + d - 1] = 1;
   for (let kind = KIND_RECORD_BASE; kind < KIND_COUNT; kind++) if (store.recordPending[kind]!.length > 0) mayPend[kind] = 1;
+}
+
+/**
+ * The next level's entry w for `child`, whose part of the batch is [lo, hi)
+ * from position `base`: returns w + 1 when that part is not empty (the child
+ * is on a path), w when it is (the child is beside the paths: noted if it
+ * is pending), -1 when the child is on a path but held elsewhere too.
+ */
+function takeChild(store: NodeStore, child: NodeId, lo: number, hi: number, base: number, w: number): number {
+  if (hi === lo) {
+    if (mayPend[child & 15] !== 0 && isPending(store, child)) pendingBeside = true;
+    return w;
+  }
+  if (!soleLink(store, child)) return -1;
+  pathNodes[w] = child;
+  pathLos[w] = lo;
+  pathHis[w] = hi;
+  pathBases[w] = base;
+  return w + 1;
 }
 
 /**
@@ -147,22 +159,9 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
           else top = c;
         }
       }
-      if (split > lo) {
-        if (!soleLink(store, left)) return false;
-        nodes[w] = left;
-        los[w] = lo;
-        his[w] = split;
-        bases[w] = base;
-        w++;
-      } else if (mayPend[left & 15] !== 0 && isPending(store, left)) pendingBeside = true;
-      if (hi > split) {
-        if (!soleLink(store, right)) return false;
-        nodes[w] = right;
-        los[w] = split;
-        his[w] = hi;
-        bases[w] = mid;
-        w++;
-      } else if (mayPend[right & 15] !== 0 && isPending(store, right)) pendingBeside = true;
+      w = takeChild(store, left, lo, split, base, w);
+      if (w >= 0) w = takeChild(store, right, split, hi, mid, w);
+      if (w < 0) return false;
     }
     levelStart[d - 1] = end;
     levelEnd[d - 1] = w;

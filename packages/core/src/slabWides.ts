@@ -16,6 +16,7 @@
  * @module
  */
 import { hashInto } from '@ssztree/hasher';
+import { staging } from './hashing.js';
 import { KIND_WIDE_BASE, type NodeId } from './ids.js';
 import { rewriteWide } from './inPlace.js';
 import type { StoreCore as NodeStore } from './store.js';
@@ -76,12 +77,7 @@ function slabRoots(store: NodeStore, depth: number, data: Uint8Array, offsets: A
   if (span > 2 * n * bytes) return null;
   const count = span / bytes;
   let half = span >>> 1;
-  if (store.staging.byteLength < half) {
-    let size = store.staging.byteLength;
-    while (size < half) size *= 2;
-    store.staging = new Uint8Array(size);
-  }
-  const st = store.staging;
+  const st = staging(store, half);
   hashInto(data.subarray(lo, lo + span), st.subarray(0, half));
   for (let level = 1; level < depth; level++, half >>>= 1) hashInto(st.subarray(0, half), st.subarray(0, half >>> 1));
   // Roots of the span's pages now at st[32·k] for page k: copied out, so no flush during the batch can overwrite them.

@@ -28,6 +28,7 @@
 import { hashInto, hashSubtreesInto, threadCount, zeroHashInto } from '@ssztree/hasher';
 import { fillMeta, hashedBranch, LevelHasher, linkLevel } from './build.js';
 import { CoreError } from './errors.js';
+import { staging } from './hashing.js';
 import { checkDepth } from './gindex.js';
 import { KIND_WIDE_BASE, MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
 import type { Pool } from './pool.js';
@@ -153,12 +154,7 @@ class LevelBuffer {
 
   constructor(store: NodeStore, count: number) {
     const bytes = 32 * (count + 1);
-    if (store.staging.byteLength < bytes) {
-      let size = store.staging.byteLength;
-      while (size < bytes) size *= 2;
-      store.staging = new Uint8Array(size);
-    }
-    this.hashes = store.staging.subarray(0, bytes);
+    this.hashes = staging(store, bytes).subarray(0, bytes);
   }
 
   /** Hashes the level of `n` nodes at `level` (an odd last one paired with the zero subtree) into its parents, in place. */
@@ -270,12 +266,7 @@ function hashPages(store: NodeStore, pool: Pool, slot: number, len: number, inne
     return;
   }
   let bytes = (len * pageBytes) >>> 1;
-  if (store.staging.byteLength < bytes) {
-    let size = store.staging.byteLength;
-    while (size < bytes) size *= 2;
-    store.staging = new Uint8Array(size);
-  }
-  const st = store.staging;
+  const st = staging(store, bytes);
   hashInto(data, st.subarray(0, bytes));
   for (let level = 2; level < innerDepth; level++, bytes >>>= 1) hashInto(st.subarray(0, bytes), st.subarray(0, bytes >>> 1));
   hashInto(st.subarray(0, bytes), roots);

@@ -20,7 +20,7 @@ import { readChunks } from '../tree/nodes.js';
 import type { SszType } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { TreeView } from './base.js';
-import { type PackedShape, slabInOrder, sortedPositions, tableFromIds } from './packedPages.js';
+import { fillTable, type PackedShape, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
 
 /**
  * A commit rebuilds the contents from pages (see `#flushBulk`) when at least
@@ -30,26 +30,6 @@ import { type PackedShape, slabInOrder, sortedPositions, tableFromIds } from './
 const BULK_MIN_PAGES = 64;
 const BULK_NUMERATOR = 3;
 const BULK_DENOMINATOR = 4;
-
-/**
- * A page table of this many pages or more is filled in one walk of the page
- * level (`store.collectLevel`, ~1.3–1.5 ms for 2^15 pages) once the view
- * has looked up max(TABLE_FILL_MIN_WALKS, pages / 32) pages one walk of ~36
- * levels at a time (~1.5 µs each when cold): about the point where the
- * single walk costs no more than the lookups so far, so a view that reads
- * a few pages (a light block on a clone) never pays for it, and one that
- * reads many (a block's ~1000 of 2^15 pages) pays at most about twice. Before
- * this, a state rebuilt every eight blocks (bench/views.ts) walked for
- * nearly every page its blocks wrote.
- */
-const TABLE_FILL_MIN_PAGES = 4096;
-const TABLE_FILL_MIN_WALKS = 64;
-
-/** Fills table[0, pages) with id + 1 of each page of `tree` at `level` (left as it is when the level is not plain branches down to the pages). */
-function fillTable(tree: Tree, level: number, table: Int32Array, pages: number): void {
-  const ids = tree.store.collectLevel(tree.rootNode, level, pages);
-  if (ids !== null) for (let i = 0; i < pages; i++) table[i] = ids[i]! + 1;
-}
 
 /** Slabs larger than this are not kept by a view between commits (one spare is kept process-wide, below). */
 const SLAB_KEEP_BYTES = 1 << 20;

@@ -5,16 +5,16 @@
  * SSZ types; `@ssztree/types` builds on it.
  * @module @ssztree/core
  */
-export type { InPlaceWrite } from './batchWrite.js';
+export type { InPlaceWrite } from './write/batchWrite.js';
 export { CoreError, type CoreErrorCode } from './errors.js';
 export { gindexDepth, toGindex, type Gindex } from './gindex.js';
-export { MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, type NodeKind } from './ids.js';
-export { lengthChunk } from './list.js';
-export { MAX_PATH_DEPTH } from './navigate.js';
+export { MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, type NodeKind } from './nodes/ids.js';
+export { lengthChunk } from './build/list.js';
+export { MAX_PATH_DEPTH } from './write/navigate.js';
 export { defaultStore, NodeStore } from './nodeStore.js';
-export { nodeByteSize, recordPairKind, registerRecordLayout, registerRecordPairs, type RecordLayout } from './records.js';
-export type { RecordFill } from './recordBuild.js';
-export { helperIndices, multiproofRoot, verifyMultiproof, verifySingleProof, type Multiproof, type SingleProof } from './proof.js';
-export type { StoreStats } from './store.js';
+export { nodeByteSize, recordPairKind, registerRecordLayout, registerRecordPairs, type RecordLayout } from './wide/records.js';
+export type { RecordFill } from './build/recordTrees.js';
+export { helperIndices, multiproofRoot, verifyMultiproof, verifySingleProof, type Multiproof, type SingleProof } from './read/proofs.js';
+export type { StoreStats } from './store/storeCore.js';
 export { Tree } from './tree.js';
-export type { PageSource } from './wideBuild.js';
+export type { PageSource } from './build/pages.js';

@@ -9,21 +9,21 @@
  * current synchronous task up to the next `dispose()` or `collect()`.
  * @module
  */
-import { buildFromChunks, readHashRaw } from './build.js';
+import { buildFromChunks, readHashRaw } from './store/levels.js';
 import { CoreError } from './errors.js';
 import { checkDepth, type Gindex } from './gindex.js';
-import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, MAX_ZERO_DEPTH, type NodeId, type NodeKind, zeroId } from './ids.js';
-import { readLength, withLength } from './list.js';
-import { setChunksAtDepth, setNodesAtDepth } from './batchWrite.js';
-import { getNode, getNodeAtDepth, iterateNodesAtDepth, setNode } from './navigate.js';
-import { buildPartialTree } from './partial.js';
-import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
-import { StoreCore } from './store.js';
-import { collectLevel, copyLevelBytes, copyWide } from './read.js';
-import { buildPairTree, buildRecordTree, type RecordFill } from './recordBuild.js';
-import { copyRecordBytes, createRecord, createRecordRows, layoutOf } from './records.js';
-import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide.js';
-import { buildFromPages, type PageSource } from './wideBuild.js';
+import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, MAX_ZERO_DEPTH, type NodeId, type NodeKind, zeroId } from './nodes/ids.js';
+import { readLength, withLength } from './build/list.js';
+import { setChunksAtDepth, setNodesAtDepth } from './write/batchWrite.js';
+import { getNode, getNodeAtDepth, iterateNodesAtDepth, setNode } from './write/navigate.js';
+import { buildPartialTree } from './read/partial.js';
+import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './read/proofs.js';
+import { StoreCore } from './store/storeCore.js';
+import { collectLevel, copyLevelBytes, copyWide } from './read/bulk.js';
+import { buildPairTree, buildRecordTree, type RecordFill } from './build/recordTrees.js';
+import { copyRecordBytes, createRecord, createRecordRows, layoutOf } from './wide/records.js';
+import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide/wideLeaves.js';
+import { buildFromPages, type PageSource } from './build/pages.js';
 
 function checkChunk(chunk: Uint8Array, offset: number, what: string): void {
   if (!(chunk instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + 32 > chunk.length) {

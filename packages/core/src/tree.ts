@@ -13,14 +13,14 @@
  * every other handle holding it); `clone()` is how a version is kept.
  * @module
  */
-import { readHashRaw } from './build.js';
+import { readHashRaw } from './store/levels.js';
 import { CoreError } from './errors.js';
 import { checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
-import type { NodeId } from './ids.js';
-import { type InPlaceWrite, setChunksAtDepth, setNodesAtDepth, setWidesAtDepth, takeChangedInPlace } from './batchWrite.js';
-import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setNodeByBits, soleNodeAtDepth } from './navigate.js';
+import type { NodeId } from './nodes/ids.js';
+import { type InPlaceWrite, setChunksAtDepth, setNodesAtDepth, setWidesAtDepth, takeChangedInPlace } from './write/batchWrite.js';
+import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setNodeByBits, soleNodeAtDepth } from './write/navigate.js';
 import { defaultStore, type NodeStore } from './nodeStore.js';
-import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './proof.js';
+import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './read/proofs.js';
 
 /** What the registry holds for a handle: never the handle itself. */
 interface Cell {

@@ -4,7 +4,7 @@
  * theirs is recycled; runs never hand out a live slot.
  */
 import { describe, expect, it } from 'vitest';
-import { FLAG_FREE, Pool } from '../src/pool.js';
+import { FLAG_FREE, Pool } from '../src/nodes/pool.js';
 
 function freeSlot(pool: Pool, slot: number): void {
   pool.setState(slot, FLAG_FREE);

@@ -13,7 +13,7 @@ import { merkleize } from '@ssztree/hasher';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore, nodeByteSize, registerRecordLayout, registerRecordPairs, Tree, verifySingleProof, type RecordLayout } from '../src/index.js';
-import { layoutOf } from '../src/records.js';
+import { layoutOf } from '../src/wide/records.js';
 import { expandRecord, hex, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
 
 /** Fewer fields than chunks, a long field last: chunks 3 and 7 of a pair are zero. */

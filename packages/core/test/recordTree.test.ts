@@ -9,8 +9,8 @@
 import { merkleize } from '@ssztree/hasher';
 import { describe, expect, it } from 'vitest';
 import { CoreError, NodeStore, registerRecordLayout, Tree, type RecordLayout } from '../src/index.js';
-import { RecordHasher } from '../src/recordHash.js';
-import { layoutOf, pageView } from '../src/records.js';
+import { RecordHasher } from '../src/hash/recordHash.js';
+import { layoutOf, pageView } from '../src/wide/records.js';
 import { expandRecord, hex, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
 
 const KIND = registerRecordLayout(LAYOUT);

@@ -21,15 +21,15 @@
  * had made (`guarded`), and internal scratch nodes are freed before returning.
  * @module
  */
-import { CoreError } from './errors.js';
-import { checkDepth, checkIndex } from './gindex.js';
-import { KIND_BRANCH, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
+import { CoreError } from '../errors.js';
+import { checkDepth, checkIndex } from '../gindex.js';
+import { KIND_BRANCH, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from '../nodes/ids.js';
 import { belowLeaf, MAX_PATH_DEPTH } from './navigate.js';
-import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves, rewriteHalves } from './recordPairs.js';
-import type { StoreCore as NodeStore } from './store.js';
+import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves, rewriteHalves } from '../wide/recordPairs.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
 import { droppedMark, releaseDropped, repairInPlace, rewriteBranch, sharedTouch, soleLink } from './inPlace.js';
 import { slabWides, wideAt, type SlabWides } from './slabWides.js';
-import { expandWide, isChunkNode, wideDepth, wideWithChunks } from './wide.js';
+import { expandWide, isChunkNode, wideDepth, wideWithChunks } from '../wide/wideLeaves.js';
 import { FUSED_CHANGED, NOT_FUSED, writeOwnedPairs } from './ownedPairs.js';
 import { writeOwnedWides } from './ownedWides.js';
 

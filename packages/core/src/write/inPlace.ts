@@ -24,12 +24,12 @@
  * the batch fails part way).
  * @module
  */
-import { CoreError } from './errors.js';
-import { IdList } from './idList.js';
-import { KIND_BRANCH, KIND_WIDE_BASE, KIND_ZERO, type NodeId } from './ids.js';
-import { FLAG_PENDING } from './pool.js';
-import { MAX_DIRTY_HEIGHT } from './storeBase.js';
-import type { StoreCore as NodeStore } from './store.js';
+import { CoreError } from '../errors.js';
+import { IdList } from '../nodes/idList.js';
+import { KIND_BRANCH, KIND_WIDE_BASE, KIND_ZERO, type NodeId } from '../nodes/ids.js';
+import { FLAG_PENDING } from '../nodes/pool.js';
+import { MAX_DIRTY_HEIGHT } from '../store/storeBase.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /** Nodes unlinked by in-place writes of the current batch whose count may have fallen to zero. */
 const dropped = new IdList(64);

@@ -14,13 +14,13 @@
  * @module
  */
 import { merkleize } from '@ssztree/hasher';
-import { buildFromChunks } from './build.js';
-import { CoreError } from './errors.js';
-import { KIND_DEPTH, KIND_LEAF, KIND_RECORD_BASE, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
-import { FLAG_FREE } from './pool.js';
+import { buildFromChunks } from '../store/levels.js';
+import { CoreError } from '../errors.js';
+import { KIND_DEPTH, KIND_LEAF, KIND_RECORD_BASE, KIND_WIDE_BASE, MAX_WIDE_DEPTH, type NodeId } from '../nodes/ids.js';
+import { FLAG_FREE } from '../nodes/pool.js';
 import { expandPair, halfOf, pairLayout } from './recordPairs.js';
 import { expandRecordInto, recordWithChunks } from './records.js';
-import type { StoreCore as NodeStore } from './store.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /** The inner depth of a wide leaf or record, or 0 if `id` is neither. */
 export function wideDepth(id: NodeId): number {

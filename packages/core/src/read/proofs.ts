@@ -9,12 +9,12 @@
  * @module
  */
 import { hashInto } from '@ssztree/hasher';
-import { readHashRaw } from './build.js';
-import { CoreError } from './errors.js';
-import { type Gindex, gindexBits } from './gindex.js';
-import { KIND_BRANCH, KIND_ZERO, type NodeId } from './ids.js';
-import type { StoreCore } from './store.js';
-import { wideDepth, wideInnerHash } from './wide.js';
+import { readHashRaw } from '../store/levels.js';
+import { CoreError } from '../errors.js';
+import { type Gindex, gindexBits } from '../gindex.js';
+import { KIND_BRANCH, KIND_ZERO, type NodeId } from '../nodes/ids.js';
+import type { StoreCore } from '../store/storeCore.js';
+import { wideDepth, wideInnerHash } from '../wide/wideLeaves.js';
 
 export interface SingleProof {
   readonly gindex: Gindex;

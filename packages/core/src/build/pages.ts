@@ -26,13 +26,13 @@
  * @module
  */
 import { hashInto, hashSubtreesInto, threadCount, zeroHashInto } from '@ssztree/hasher';
-import { fillMeta, hashedBranch, LevelHasher, linkLevel } from './build.js';
-import { CoreError } from './errors.js';
-import { staging } from './hashing.js';
-import { checkDepth } from './gindex.js';
-import { KIND_WIDE_BASE, MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
-import type { Pool } from './pool.js';
-import type { StoreCore as NodeStore } from './store.js';
+import { fillMeta, hashedBranch, LevelHasher, linkLevel } from '../store/levels.js';
+import { CoreError } from '../errors.js';
+import { staging } from '../hash/flush.js';
+import { checkDepth } from '../gindex.js';
+import { KIND_WIDE_BASE, MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, zeroId } from '../nodes/ids.js';
+import type { Pool } from '../nodes/pool.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /** Where the bytes of the pages come from. */
 export interface PageSource {

@@ -31,10 +31,10 @@
  * @module
  */
 import { digest64 } from '@ssztree/hasher';
-import { CoreError } from './errors.js';
-import { KIND_COUNT, KIND_DEPTH, KIND_RECORD_BASE, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
-import { FLAG_PENDING, Pool } from './pool.js';
-import type { StoreCore } from './store.js';
+import { CoreError } from '../errors.js';
+import { KIND_COUNT, KIND_DEPTH, KIND_RECORD_BASE, MAX_WIDE_DEPTH, type NodeId } from '../nodes/ids.js';
+import { FLAG_PENDING, Pool } from '../nodes/pool.js';
+import type { StoreCore } from '../store/storeCore.js';
 
 /** How a record's bytes become its 2^depth chunks (see the module comment). */
 export interface RecordLayout {

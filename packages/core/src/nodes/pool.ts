@@ -29,7 +29,7 @@
  * `freeInPage[p]` counts the recyclable slots of page p.
  * @module
  */
-import { CoreError } from './errors.js';
+import { CoreError } from '../errors.js';
 import { IdList } from './idList.js';
 import { MAX_SLOTS } from './ids.js';
 

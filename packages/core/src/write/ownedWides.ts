@@ -15,11 +15,11 @@
  * paths throws, they are listed for the flush instead.
  * @module
  */
-import { KIND_WIDE_BASE, type NodeId } from './ids.js';
+import { KIND_WIDE_BASE, type NodeId } from '../nodes/ids.js';
 import { repairInPlace, rewriteWide } from './inPlace.js';
 import { findOwnedPaths, hashOwnedPaths, isPending, levelStart, pathNodes } from './ownedPaths.js';
 import type { SlabWides } from './slabWides.js';
-import type { StoreCore as NodeStore } from './store.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /**
  * Writes the slab's leaves at `indices` (strictly ascending, checked by the

@@ -21,9 +21,9 @@
  * in-place write owns (`rewriteHalves`, inPlace.ts).
  * @module
  */
-import type { NodeId } from './ids.js';
+import type { NodeId } from '../nodes/ids.js';
 import { copyRecordBytes, layoutOf, newRecord, recordOffset, recordPage, type Layout } from './records.js';
-import type { StoreCore } from './store.js';
+import type { StoreCore } from '../store/storeCore.js';
 
 /** The pair layout of `id`, or undefined when `id` is not a pair or half pair. */
 export function pairLayout(id: NodeId): Layout | undefined {

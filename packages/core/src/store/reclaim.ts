@@ -10,9 +10,9 @@
  * The soundness argument is in docs/CORE.md, "Reclamation".
  * @module
  */
-import { IdList } from './idList.js';
-import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from './ids.js';
-import { FLAG_DEFERRED, FLAG_FREE, FLAG_LISTED, FLAG_NURSERY, FLAG_PENDING } from './pool.js';
+import { IdList } from '../nodes/idList.js';
+import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from '../nodes/ids.js';
+import { FLAG_DEFERRED, FLAG_FREE, FLAG_LISTED, FLAG_NURSERY, FLAG_PENDING } from '../nodes/pool.js';
 import type { StoreBase as StoreCore } from './storeBase.js';
 
 /** Dead pending entries tolerated before the pending lists are compacted. */

@@ -15,11 +15,11 @@
  * @module
  */
 import { hashInto, zeroHashInto } from '@ssztree/hasher';
-import { CoreError } from './errors.js';
-import { checkDepth } from './gindex.js';
-import { KIND_BRANCH, KIND_ZERO, MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
-import type { Pool } from './pool.js';
-import type { StoreCore as NodeStore } from './store.js';
+import { CoreError } from '../errors.js';
+import { checkDepth } from '../gindex.js';
+import { KIND_BRANCH, KIND_ZERO, MAX_ZERO_DEPTH, type NodeId, zeroId } from '../nodes/ids.js';
+import type { Pool } from '../nodes/pool.js';
+import type { StoreCore as NodeStore } from './storeCore.js';
 
 const pairScratch = new Uint8Array(64);
 

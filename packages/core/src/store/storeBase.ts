@@ -25,10 +25,10 @@
  * @module
  */
 import { zeroHashInto } from '@ssztree/hasher';
-import { CoreError } from './errors.js';
-import { IdList } from './idList.js';
-import { KIND_BRANCH, KIND_COUNT, KIND_LEAF, KIND_OPAQUE, KIND_RECORD_BASE, KIND_WIDE_BASE, KIND_ZERO, MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId } from './ids.js';
-import { FLAG_DEFERRED, FLAG_FREE, FLAG_LISTED, FLAG_NURSERY, FLAG_PENDING, Pool } from './pool.js';
+import { CoreError } from '../errors.js';
+import { IdList } from '../nodes/idList.js';
+import { KIND_BRANCH, KIND_COUNT, KIND_LEAF, KIND_OPAQUE, KIND_RECORD_BASE, KIND_WIDE_BASE, KIND_ZERO, MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId } from '../nodes/ids.js';
+import { FLAG_DEFERRED, FLAG_FREE, FLAG_LISTED, FLAG_NURSERY, FLAG_PENDING, Pool } from '../nodes/pool.js';
 import { collectFloating, floatSince, freeCascade, pendingMarks, settleDeferred } from './reclaim.js';
 
 /**

@@ -17,10 +17,10 @@
  *   therefore always hashes a branch last with its children hashed.
  * @module
  */
-import { CoreError } from './errors.js';
-import { flushPending } from './hashing.js';
-import { KIND_BRANCH, KIND_LEAF, KIND_OPAQUE, KIND_WIDE_BASE, KIND_ZERO, type NodeId } from './ids.js';
-import { FLAG_PENDING, type Pool } from './pool.js';
+import { CoreError } from '../errors.js';
+import { flushPending } from '../hash/flush.js';
+import { KIND_BRANCH, KIND_LEAF, KIND_OPAQUE, KIND_WIDE_BASE, KIND_ZERO, type NodeId } from '../nodes/ids.js';
+import { FLAG_PENDING, type Pool } from '../nodes/pool.js';
 import { MAX_DIRTY_HEIGHT, PAGE_SHIFT, StoreBase } from './storeBase.js';
 
 export type { StoreStats } from './storeBase.js';

@@ -27,11 +27,11 @@
  * @module
  */
 import { hashInto } from '@ssztree/hasher';
-import { staging, trimStaging } from './hashing.js';
-import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_WIDE_BASE, KIND_ZERO, type NodeId } from './ids.js';
+import { staging, trimStaging } from '../hash/flush.js';
+import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_WIDE_BASE, KIND_ZERO, type NodeId } from '../nodes/ids.js';
 import { soleLink } from './inPlace.js';
-import { FLAG_PENDING } from './pool.js';
-import type { StoreCore as NodeStore } from './store.js';
+import { FLAG_PENDING } from '../nodes/pool.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /** Scratch entries kept between batches (28 bytes each: ~1.8 MiB); a larger batch's scratch is dropped after it, or by the next batch if it did not qualify. */
 const RETAINED_ENTRIES = 1 << 16;

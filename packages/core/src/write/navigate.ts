@@ -14,12 +14,12 @@
  * nodes (expanded wide leaves) are freed before returning.
  * @module
  */
-import { CoreError } from './errors.js';
-import { bitAt, checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
-import { KIND_BRANCH, KIND_OPAQUE, KIND_ZERO, type NodeId } from './ids.js';
-import type { StoreCore as NodeStore } from './store.js';
-import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves } from './recordPairs.js';
-import { expandWide, isChunkNode, wideDepth, wideInner, wideWithChunks } from './wide.js';
+import { CoreError } from '../errors.js';
+import { bitAt, checkDepth, checkIndex, type Gindex, gindexBits } from '../gindex.js';
+import { KIND_BRANCH, KIND_OPAQUE, KIND_ZERO, type NodeId } from '../nodes/ids.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
+import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves } from '../wide/recordPairs.js';
+import { expandWide, isChunkNode, wideDepth, wideInner, wideWithChunks } from '../wide/wideLeaves.js';
 
 /** The deepest path navigation accepts (gindices up to 2^1024). */
 export const MAX_PATH_DEPTH = 1024;

@@ -20,10 +20,10 @@
  * @module
  */
 import { hashInto } from '@ssztree/hasher';
-import type { IdList } from './idList.js';
-import { FLAG_FREE, FLAG_PENDING, type Pool } from './pool.js';
+import type { IdList } from '../nodes/idList.js';
+import { FLAG_FREE, FLAG_PENDING, type Pool } from '../nodes/pool.js';
 import { flushRecords } from './recordFlush.js';
-import type { StoreCore as NodeStore } from './store.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /** Staging kept between flushes below this size; buffers this large or larger are dropped after use. */
 const RETAINED_STAGING_BYTES = 1 << 22;

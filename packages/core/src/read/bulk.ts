@@ -10,11 +10,11 @@
  * leaf or opaque node where a branch belongs) throws `CoreError`.
  * @module
  */
-import { CoreError } from './errors.js';
-import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, type NodeId } from './ids.js';
-import { pairLayout } from './recordPairs.js';
-import type { StoreCore } from './store.js';
-import { block, wideDepth } from './wide.js';
+import { CoreError } from '../errors.js';
+import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, type NodeId } from '../nodes/ids.js';
+import { pairLayout } from '../wide/recordPairs.js';
+import type { StoreCore } from '../store/storeCore.js';
+import { block, wideDepth } from '../wide/wideLeaves.js';
 
 const chunkScratch = new Uint8Array(32);
 const chunkScratchView = new DataView(chunkScratch.buffer);

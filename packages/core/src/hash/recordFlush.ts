@@ -8,12 +8,12 @@
  * released; the record lists are empty.
  * @module
  */
-import type { IdList } from './idList.js';
-import { KIND_COUNT, KIND_RECORD_BASE } from './ids.js';
-import { FLAG_FREE, FLAG_PENDING } from './pool.js';
+import type { IdList } from '../nodes/idList.js';
+import { KIND_COUNT, KIND_RECORD_BASE } from '../nodes/ids.js';
+import { FLAG_FREE, FLAG_PENDING } from '../nodes/pool.js';
 import { recordHasher, RECORD_BATCH } from './recordHash.js';
-import { layoutOf, pageView, type Layout } from './records.js';
-import type { StoreCore } from './store.js';
+import { layoutOf, pageView, type Layout } from '../wide/records.js';
+import type { StoreCore } from '../store/storeCore.js';
 
 /** Roots of one batch, copied into each record's hash slot. */
 const roots = new Uint8Array(32 * RECORD_BATCH);

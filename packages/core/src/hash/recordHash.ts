@@ -15,7 +15,7 @@
  * @module
  */
 import { hashInto } from '@ssztree/hasher';
-import type { Layout } from './records.js';
+import type { Layout } from '../wide/records.js';
 import { LITTLE_ENDIAN, makeSpreadRun, spreadCodegenAvailable, type SpreadPlan, type SpreadRun } from './recordSpread.js';
 
 /** Records per batch: rows of a depth-3 record are 256 B, so the row staging stays about 512 KiB. */

@@ -23,15 +23,15 @@
  * hashed and the root has no holder yet (the caller attaches or floats it).
  * @module
  */
-import { CoreError } from './errors.js';
-import { fillMeta, hashedBranch, linkLevels } from './build.js';
-import { checkDepth } from './gindex.js';
-import { MAX_ZERO_DEPTH, type NodeId, zeroId } from './ids.js';
-import { FLAG_FREE, type Pool } from './pool.js';
-import { recordHasher, RECORD_BATCH } from './recordHash.js';
-import { setNodesAtDepth } from './batchWrite.js';
-import { layoutOf, newRecord, pageView, recordPool } from './records.js';
-import type { StoreCore } from './store.js';
+import { CoreError } from '../errors.js';
+import { fillMeta, hashedBranch, linkLevels } from '../store/levels.js';
+import { checkDepth } from '../gindex.js';
+import { MAX_ZERO_DEPTH, type NodeId, zeroId } from '../nodes/ids.js';
+import { FLAG_FREE, type Pool } from '../nodes/pool.js';
+import { recordHasher, RECORD_BATCH } from '../hash/recordHash.js';
+import { setNodesAtDepth } from '../write/batchWrite.js';
+import { layoutOf, newRecord, pageView, recordPool } from '../wide/records.js';
+import type { StoreCore } from '../store/storeCore.js';
 
 /**
  * Writes records [first, first + n) back to back into `out` (exactly their

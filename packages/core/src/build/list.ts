@@ -5,10 +5,10 @@
  * `mixInLength(contentsRoot, length)`.
  * @module
  */
-import { CoreError } from './errors.js';
-import { KIND_LEAF, type NodeId } from './ids.js';
-import { readHashRaw } from './build.js';
-import type { StoreCore } from './store.js';
+import { CoreError } from '../errors.js';
+import { KIND_LEAF, type NodeId } from '../nodes/ids.js';
+import { readHashRaw } from '../store/levels.js';
+import type { StoreCore } from '../store/storeCore.js';
 
 const TWO_POW_256 = 1n << 256n;
 

@@ -16,10 +16,10 @@
  * @module
  */
 import { hashInto } from '@ssztree/hasher';
-import { staging } from './hashing.js';
-import { KIND_WIDE_BASE, type NodeId } from './ids.js';
+import { staging } from '../hash/flush.js';
+import { KIND_WIDE_BASE, type NodeId } from '../nodes/ids.js';
 import { rewriteWide } from './inPlace.js';
-import type { StoreCore as NodeStore } from './store.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /** Fewest wide leaves whose roots a batch computes up front (below this the flush's batching is as good). */
 const HASH_NOW_MIN = 64;

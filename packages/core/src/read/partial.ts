@@ -7,11 +7,11 @@
  * like any other; navigating into an opaque node throws `OPAQUE`.
  * @module
  */
-import { CoreError } from './errors.js';
-import type { Gindex } from './gindex.js';
-import type { NodeId } from './ids.js';
-import { helperIndices } from './proof.js';
-import type { StoreCore } from './store.js';
+import { CoreError } from '../errors.js';
+import type { Gindex } from '../gindex.js';
+import type { NodeId } from '../nodes/ids.js';
+import { helperIndices } from './proofs.js';
+import type { StoreCore } from '../store/storeCore.js';
 
 /** The root (no holder yet) of the partial tree described by a multiproof. */
 export function buildPartialTree(store: StoreCore, gindices: readonly Gindex[], leaves: readonly Uint8Array[], proof: readonly Uint8Array[]): NodeId {

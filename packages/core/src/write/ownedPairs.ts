@@ -16,14 +16,14 @@
  * the changed pairs and the paths are listed for the flush instead.
  * @module
  */
-import type { NodeId } from './ids.js';
+import type { NodeId } from '../nodes/ids.js';
 import { findOwnedPaths, hashOwnedPaths, isPending, levelEnd, levelStart, pathBases, pathHis, pathLos, pathNodes } from './ownedPaths.js';
 import { repairInPlace } from './inPlace.js';
-import { fitsHalf, pairLayout, writeHalvesInPlace } from './recordPairs.js';
-import { hashRecords } from './recordFlush.js';
-import { RECORD_BATCH } from './recordHash.js';
-import type { Layout } from './records.js';
-import type { StoreCore as NodeStore } from './store.js';
+import { fitsHalf, pairLayout, writeHalvesInPlace } from '../wide/recordPairs.js';
+import { hashRecords } from '../hash/recordFlush.js';
+import { RECORD_BATCH } from '../hash/recordHash.js';
+import type { Layout } from '../wide/records.js';
+import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /** Fewest positions written by the fused pass (measured: a block's 128 validators gain; see CORE.md). */
 export const FUSED_MIN = 64;

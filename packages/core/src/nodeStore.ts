@@ -21,7 +21,8 @@ import { createMultiproof, createSingleProof, type Multiproof, type SingleProof 
 import { StoreCore } from './store/storeCore.js';
 import { collectLevel, copyLevelBytes, copyWide } from './read/bulk.js';
 import { buildPairTree, buildRecordTree, type RecordFill } from './build/recordTrees.js';
-import { copyRecordBytes, createRecord, createRecordRows, layoutOf } from './wide/records.js';
+import { layoutOf } from './nodes/recordLayouts.js';
+import { copyRecordBytes, createRecord, createRecordRows } from './wide/records.js';
 import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide/wideLeaves.js';
 import { buildFromPages, type PageSource } from './build/pages.js';
 
@@ -187,7 +188,7 @@ export class NodeStore extends StoreCore {
    * of level `depth` are new wide leaves of inner depth `innerDepth` ("pages")
    * made from `source` (page i at `source.offsets[i]`, or back to back with a
    * zero-padded partial last page), the rest zero; hashed as it is built, in
-   * runs (see wideBuild.ts). `ids`, when given, receives page i's id at
+   * runs (see build/pages.ts). `ids`, when given, receives page i's id at
    * ids[i]: the pages are held by the subtree, valid while it is.
    */
   fromPages(source: PageSource, count: number, innerDepth: number, depth: number, ids?: Int32Array): NodeId {

@@ -126,7 +126,7 @@ export class Tree implements Disposable {
   /**
    * @internal How many holders the root has (this handle among them): with
    * `soleNodeAtDepth`, what a caller checks before it claims ownership for
-   * an in-place write (`InPlaceWrite`, core inPlace.ts).
+   * an in-place write (`InPlaceWrite`, core write/inPlace.ts).
    */
   rootHolders(): number {
     return this.store.holders(this.live.root);
@@ -180,7 +180,7 @@ export class Tree implements Disposable {
    * offsets[i] (no floating nodes: the batch links them as it makes them).
    * `created`, when given, receives the leaf now at each position (created[i]
    * at indices[i]: new, or the old one rewritten in place), so a caller can
-   * keep its page table current. With `inPlace` (core inPlace.ts), what the
+   * keep its page table current. With `inPlace` (core write/inPlace.ts), what the
    * claim proves unshared is rewritten instead of copied; returns true when
    * the root itself was rewritten in place (its id unchanged).
    */

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { CoreError, NodeStore, Tree } from '../src/index.js';
 import { chunkOf, hex, modelRoot } from './helpers.js';
 
-/** The nursery size at which a dispose sweeps (store.ts NURSERY_SWEEP_THRESHOLD). */
+/** The nursery size at which a dispose sweeps (store/storeBase.ts NURSERY_SWEEP_THRESHOLD). */
 const THRESHOLD = 1 << 14;
 
 /** `count` rows of 8 chunks (256 bytes) whose contents depend on `round`. */

@@ -1,5 +1,5 @@
 /**
- * In-place batch writes (core inPlace.ts): a caller that owns a root
+ * In-place batch writes (core write/inPlace.ts): a caller that owns a root
  * outright (`InPlaceWrite.holders` is exactly its count) has the nodes only
  * its path reaches rewritten instead of copied. Checked here: the root id
  * stays and the root is the plain model's; every other holder (a clone, a

@@ -1,5 +1,5 @@
 /**
- * The fused in-place writes (core ownedPaths.ts): an owned
+ * The fused in-place writes (core write/ownedPaths.ts): an owned
  * `setWidesAtDepth` batch of at least 64 pages whose roots were hashed up
  * front (ownedWides.ts), and an owned `setNodesAtDepth` batch of at least
  * 64 base records into record pairs (ownedPairs.ts), are written and their

@@ -1,5 +1,5 @@
 /**
- * The fused in-place passes (core ownedPaths.ts) when the hasher throws part
+ * The fused in-place passes (core write/ownedPaths.ts) when the hasher throws part
  * way: the error reaches the caller, and the written leaves, pairs and
  * paths are listed for the flush instead of keeping old hashes unlisted, so
  * the next root (with a working hasher) is the model's. The hasher is

@@ -1,5 +1,5 @@
 /**
- * Record pairs (recordPairs.ts): two base records as one node a level up,
+ * Record pairs (wide/recordPairs.ts): two base records as one node a level up,
  * an odd tail a single record beside the zero chunk. Every tree is checked
  * against the same list built of single records (`recordTree`) and against
  * merkleize of the records' roots: roots, the nodes read back at the
@@ -13,7 +13,7 @@ import { merkleize } from '@ssztree/hasher';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore, nodeByteSize, registerRecordLayout, registerRecordPairs, Tree, verifySingleProof, type RecordLayout } from '../src/index.js';
-import { layoutOf } from '../src/wide/records.js';
+import { layoutOf } from '../src/nodes/recordLayouts.js';
 import { expandRecord, hex, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
 
 /** Fewer fields than chunks, a long field last: chunks 3 and 7 of a pair are zero. */

@@ -1,5 +1,5 @@
 /**
- * Record pairs when the registry is full (records.ts is process-wide; this
+ * Record pairs when the registry is full (nodes/recordLayouts.ts is process-wide; this
  * file fills it): `registerRecordPairs` returns -1 and registers nothing,
  * and `recordPairTree` builds single records, the same tree `recordTree`
  * builds.

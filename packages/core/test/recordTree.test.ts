@@ -10,7 +10,8 @@ import { merkleize } from '@ssztree/hasher';
 import { describe, expect, it } from 'vitest';
 import { CoreError, NodeStore, registerRecordLayout, Tree, type RecordLayout } from '../src/index.js';
 import { RecordHasher } from '../src/hash/recordHash.js';
-import { layoutOf, pageView } from '../src/wide/records.js';
+import { pageView } from '../src/nodes/pool.js';
+import { layoutOf } from '../src/nodes/recordLayouts.js';
 import { expandRecord, hex, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
 
 const KIND = registerRecordLayout(LAYOUT);

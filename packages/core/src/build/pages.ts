@@ -20,7 +20,7 @@
  * Both give the same bytes. Packed views use it when a commit rewrites most
  * pages of a list (an epoch's balances) and to build packed lists from bytes.
  *
- * Invariant (as in build.ts): every node returned is hashed (dh 0, not
+ * Invariant (as in store/levels.ts): every node returned is hashed (dh 0, not
  * pending), the pages' and branches' counts are their parent links, and the
  * returned root has no holder yet (the caller attaches or floats it).
  * @module

@@ -1,11 +1,11 @@
 /**
- * Building a subtree whose first leaves are new records (records.ts) — a
+ * Building a subtree whose first leaves are new records (wide/records.ts) — a
  * list or vector of fixed-size containers stored compactly — hashed as it
  * is built, with no per-record id list, nursery entry or pending entry.
  *
  * The records get runs of consecutive slots (`Pool.allocRuns`) and the
  * caller's `fill` writes their bytes straight into the record pages, run by
- * run. Then, as in build.ts, every branch level is allocated as runs and
+ * run. Then, as in store/levels.ts, every branch level is allocated as runs and
  * linked, and hashing walks the record runs in order: each batch of records
  * is hashed by the layout's `RecordHasher` straight into its slots of the
  * record hash page, and every branch level is carried up as far as the
@@ -14,7 +14,7 @@
  * in cache.
  *
  * `buildPairTree` builds the same list as record pairs one level up
- * (recordPairs.ts): the pairs by `buildRecordTree` of the pair kind (a pair's
+ * (wide/recordPairs.ts): the pairs by `buildRecordTree` of the pair kind (a pair's
  * bytes are two records back to back, so the fill is the same), an odd last
  * record as a single record beside the zero chunk, written in afterwards.
  *
@@ -27,10 +27,11 @@ import { CoreError } from '../errors.js';
 import { fillMeta, hashedBranch, linkLevels } from '../store/levels.js';
 import { checkDepth } from '../gindex.js';
 import { MAX_ZERO_DEPTH, type NodeId, zeroId } from '../nodes/ids.js';
-import { FLAG_FREE, type Pool } from '../nodes/pool.js';
+import { FLAG_FREE, pageView, type Pool } from '../nodes/pool.js';
 import { recordHasher, RECORD_BATCH } from '../hash/recordHash.js';
 import { setNodesAtDepth } from '../write/batchWrite.js';
-import { layoutOf, newRecord, pageView, recordPool } from '../wide/records.js';
+import { layoutOf } from '../nodes/recordLayouts.js';
+import { newRecord, recordPool } from '../wide/records.js';
 import type { StoreCore } from '../store/storeCore.js';
 
 /**

@@ -23,12 +23,12 @@ import { hashInto } from '@ssztree/hasher';
 import type { IdList } from '../nodes/idList.js';
 import { FLAG_FREE, FLAG_PENDING, type Pool } from '../nodes/pool.js';
 import { flushRecords } from './recordFlush.js';
-import type { StoreCore as NodeStore } from '../store/storeCore.js';
+import type { FlushableStore } from './flushableStore.js';
 
 /** Staging kept between flushes below this size; buffers this large or larger are dropped after use. */
 const RETAINED_STAGING_BYTES = 1 << 22;
 
-export function flushPending(store: NodeStore): void {
+export function flushPending(store: FlushableStore): void {
   flushRecords(store);
   for (let d = 1; d < store.widePending.length; d++) {
     const list = store.widePending[d]!;
@@ -45,12 +45,12 @@ export function flushPending(store: NodeStore): void {
 }
 
 /** Drops a staging buffer that a large pass grew to RETAINED_STAGING_BYTES or more (back to 64 KiB). */
-export function trimStaging(store: NodeStore): void {
+export function trimStaging(store: FlushableStore): void {
   if (store.staging.byteLength >= RETAINED_STAGING_BYTES) store.staging = new Uint8Array(1 << 16);
 }
 
 /** The store's staging buffer, grown (by doubling) to at least `bytes`. */
-export function staging(store: NodeStore, bytes: number): Uint8Array {
+export function staging(store: FlushableStore, bytes: number): Uint8Array {
   if (store.staging.byteLength < bytes) {
     let size = store.staging.byteLength;
     while (size < bytes) size *= 2;
@@ -60,7 +60,7 @@ export function staging(store: NodeStore, bytes: number): Uint8Array {
 }
 
 /** Keeps the live entries of `list` (compacted in place), recycling the dead. */
-function liveEntries(store: NodeStore, list: IdList, pool: Pool): number {
+function liveEntries(store: FlushableStore, list: IdList, pool: Pool): number {
   const items = list.items;
   const metaPages = pool.meta;
   const shift = pool.shift;
@@ -77,7 +77,7 @@ function liveEntries(store: NodeStore, list: IdList, pool: Pool): number {
   return k;
 }
 
-function flushLevel(store: NodeStore, list: IdList): void {
+function flushLevel(store: FlushableStore, list: IdList): void {
   const branches = store.branches;
   const items = list.items;
   const total = list.length;
@@ -173,7 +173,7 @@ function runEnd(items: Int32Array, i: number, n: number, mask: number): number {
   return end;
 }
 
-function flushWide(store: NodeStore, list: IdList, depth: number): void {
+function flushWide(store: FlushableStore, list: IdList, depth: number): void {
   const kind = 4 + depth - 1;
   const pool = store.pools[kind]!;
   const n = liveEntries(store, list, pool);
@@ -184,7 +184,7 @@ function flushWide(store: NodeStore, list: IdList, depth: number): void {
 }
 
 /** Hashes the wide leaves items[first..last) and stores their roots (see flushWide). */
-function flushWideBatch(store: NodeStore, pool: NodeStore['pools'][number], items: Int32Array, first: number, last: number, depth: number): void {
+function flushWideBatch(store: FlushableStore, pool: Pool, items: Int32Array, first: number, last: number, depth: number): void {
   const n = last - first;
   const words = 8 << depth;
   const blockBytes = 4 * words;

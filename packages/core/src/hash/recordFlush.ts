@@ -1,5 +1,5 @@
 /**
- * The flush of pending records (records.ts), kind by kind, in batches of
+ * The flush of pending records (wide/records.ts), kind by kind, in batches of
  * RECORD_BATCH: the batch is hashed by the layout's `RecordHasher`
  * (recordHash.ts) into contiguous roots, copied into each record's hash slot.
  *
@@ -10,23 +10,23 @@
  */
 import type { IdList } from '../nodes/idList.js';
 import { KIND_COUNT, KIND_RECORD_BASE } from '../nodes/ids.js';
-import { FLAG_FREE, FLAG_PENDING } from '../nodes/pool.js';
 import { recordHasher, RECORD_BATCH } from './recordHash.js';
-import { layoutOf, pageView, type Layout } from '../wide/records.js';
-import type { StoreCore } from '../store/storeCore.js';
+import { FLAG_FREE, FLAG_PENDING, pageView } from '../nodes/pool.js';
+import { layoutOf, type Layout } from '../nodes/recordLayouts.js';
+import type { FlushableStore } from './flushableStore.js';
 
 /** Roots of one batch, copied into each record's hash slot. */
 const roots = new Uint8Array(32 * RECORD_BATCH);
 const roots32 = new Int32Array(roots.buffer);
 
-export function flushRecords(store: StoreCore): void {
+export function flushRecords(store: FlushableStore): void {
   for (let kind = KIND_RECORD_BASE; kind < KIND_COUNT; kind++) {
     const list = store.recordPending[kind]!;
     if (list.length > 0) flushKind(store, layoutOf(kind)!, list);
   }
 }
 
-function flushKind(store: StoreCore, layout: Layout, list: IdList): void {
+function flushKind(store: FlushableStore, layout: Layout, list: IdList): void {
   const pool = store.pools[layout.kind]!;
   const items = list.items;
   // Live entries only (compacted in place); dead ones let go of their slot.
@@ -41,7 +41,7 @@ function flushKind(store: StoreCore, layout: Layout, list: IdList): void {
   list.shrink(1024);
 }
 
-function flushBatch(store: StoreCore, layout: Layout, items: Int32Array, first: number, last: number): void {
+function flushBatch(store: FlushableStore, layout: Layout, items: Int32Array, first: number, last: number): void {
   hashRecords(store, layout, items, first, last);
   const pool = store.pools[layout.kind]!;
   for (let k = first; k < last; k++) {
@@ -56,7 +56,7 @@ function flushBatch(store: StoreCore, layout: Layout, items: Int32Array, first: 
  * their flags are the caller's (the flush clears FLAG_PENDING, a fused
  * in-place write hashes records that were never listed).
  */
-export function hashRecords(store: StoreCore, layout: Layout, items: Int32Array, first: number, last: number): void {
+export function hashRecords(store: FlushableStore, layout: Layout, items: Int32Array, first: number, last: number): void {
   const pool = store.pools[layout.kind]!;
   const n = last - first;
   const shift = pool.shift;

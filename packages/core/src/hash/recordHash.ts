@@ -1,5 +1,5 @@
 /**
- * Record roots in batches (records.ts): each record's bytes are spread into
+ * Record roots in batches (wide/records.ts): each record's bytes are spread into
  * a row of 2^d chunks by a copy plan made once per layout (unaligned 4-byte
  * reads through a DataView into aligned word writes, tail bytes one by one;
  * runs of records back to back by a spreader made from the plan,
@@ -15,7 +15,7 @@
  * @module
  */
 import { hashInto } from '@ssztree/hasher';
-import type { Layout } from '../wide/records.js';
+import type { Layout } from '../nodes/recordLayouts.js';
 import { LITTLE_ENDIAN, makeSpreadRun, spreadCodegenAvailable, type SpreadPlan, type SpreadRun } from './recordSpread.js';
 
 /** Records per batch: rows of a depth-3 record are 256 B, so the row staging stays about 512 KiB. */

@@ -27,7 +27,7 @@ export const KIND_WIDE_BASE = 4;
 export const MAX_WIDE_DEPTH = 6;
 /**
  * Record kinds: KIND_RECORD_BASE.. KIND_COUNT - 1, one per registered record
- * layout (records.ts). A record is stored as its serialized bytes and
+ * layout (recordLayouts.ts). A record is stored as its serialized bytes and
  * behaves as a wide leaf of its layout's inner depth.
  */
 export const KIND_RECORD_BASE = KIND_WIDE_BASE + MAX_WIDE_DEPTH;
@@ -74,7 +74,7 @@ export function wideDepthOfKind(kind: number): number {
   return KIND_DEPTH[kind]!;
 }
 
-/** True for record kinds (serialized bytes plus root, see records.ts). */
+/** True for record kinds (serialized bytes plus root, see wide/records.ts). */
 export function isRecordKind(kind: number): boolean {
   return kind >= KIND_RECORD_BASE;
 }

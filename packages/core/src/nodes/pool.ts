@@ -12,7 +12,7 @@
  *   16-byte (or 8-byte) row, so a write that touches a node touches one
  *   cache line of meta plus its hash.
  * Wide leaves add a data page holding each record's chunks back to back;
- * records (records.ts) one holding each record's serialized bytes.
+ * records (wide/records.ts) one holding each record's serialized bytes.
  *
  * Bytes per node: branch 32 + 16 = 48; leaf and opaque 32 + 8 = 40; wide
  * leaf of c chunks 32c + 40; record of s bytes s + 40.
@@ -39,7 +39,7 @@ export const FLAG_FREE = 1;
 export const FLAG_NURSERY = 2;
 /** The slot is listed for hashing (an unhashed branch or wide leaf). */
 export const FLAG_PENDING = 4;
-/** The slot is listed among the released roots whose freeing is deferred (store.ts, `settle`). */
+/** The slot is listed among the released roots whose freeing is deferred (store/storeBase.ts, `settle`). */
 export const FLAG_DEFERRED = 16;
 /** Every flag of a list that names slots: a freed slot is recycled only once none of them is set. */
 export const FLAG_LISTED = FLAG_NURSERY | FLAG_PENDING | FLAG_DEFERRED;
@@ -363,4 +363,19 @@ export class Pool {
     const perSlot = 32 + 4 * this.stride + this.dataBytes;
     return this.h8.length * this.pageSize * perSlot + this.free.byteLength;
   }
+}
+
+/**
+ * A DataView of a pool page (record data, hash pages), made once per page:
+ * word reads and copies with no view object per record or chunk (a view per
+ * read made enough garbage to dominate on a large heap, measured).
+ */
+const pageViews = new WeakMap<Uint8Array, DataView>();
+export function pageView(page: Uint8Array): DataView {
+  let v = pageViews.get(page);
+  if (v === undefined) {
+    v = new DataView(page.buffer, page.byteOffset, page.byteLength);
+    pageViews.set(page, v);
+  }
+  return v;
 }

@@ -12,27 +12,13 @@
  */
 import { CoreError } from '../errors.js';
 import { KIND_BRANCH, KIND_LEAF, KIND_ZERO, kindName, type NodeId } from '../nodes/ids.js';
+import { pageView } from '../nodes/pool.js';
 import { pairLayout } from '../wide/recordPairs.js';
 import type { StoreCore } from '../store/storeCore.js';
 import { block, wideDepth } from '../wide/wideLeaves.js';
 
 const chunkScratch = new Uint8Array(32);
 const chunkScratchView = new DataView(chunkScratch.buffer);
-
-/**
- * DataViews of the store's pages, made once per page: copies go a word at a
- * time with no view object per copy (a `subarray` per page or record made
- * enough garbage to dominate on a large heap, measured).
- */
-const pageViews = new WeakMap<Uint8Array, DataView>();
-function viewOf(page: Uint8Array): DataView {
-  let v = pageViews.get(page);
-  if (v === undefined) {
-    v = new DataView(page.buffer, page.byteOffset, page.byteLength);
-    pageViews.set(page, v);
-  }
-  return v;
-}
 
 /** Copies `n` bytes from `src[s]` to `dst[d]`, a word at a time, then the tail bytes. */
 function copyWords(src: DataView, s: number, dst: DataView, d: number, n: number): void {
@@ -44,7 +30,7 @@ function copyWords(src: DataView, s: number, dst: DataView, d: number, n: number
 function readChunkRaw(store: StoreCore, id: NodeId, out: DataView, offset: number): void {
   const pool = store.pools[id & 15]!;
   const slot = id >>> 4;
-  copyWords(viewOf(pool.h8[slot >>> pool.shift]!), (slot & pool.mask) << 5, out, offset, 32);
+  copyWords(pageView(pool.h8[slot >>> pool.shift]!), (slot & pool.mask) << 5, out, offset, 32);
 }
 
 
@@ -85,11 +71,11 @@ function copyBytes(store: StoreCore, node: NodeId, depth: number, pos: number, e
     if (wd !== depth) throw new CoreError('NOT_BRANCH', `a wide leaf of depth ${wd} sits at a level of depth ${depth}`);
     const span = 32 << depth;
     const take = end - pos < span ? end - pos : span;
-    // A record's chunks come expanded in a scratch (wide.ts `block`), read right here.
+    // A record's chunks come expanded in a scratch (wide/wideLeaves.ts `block`), read right here.
     const b = block(store, node);
     const page = b.data;
     const at = b.offset;
-    copyWords(viewOf(page), at, out, pos, take);
+    copyWords(pageView(page), at, out, pos, take);
     const lastEnd = Math.min(span, Math.ceil(take / 32) * 32);
     for (let i = take; i < lastEnd; i++) if (page[at + i] !== 0) return false;
     return true;
@@ -108,7 +94,7 @@ function copyBytes(store: StoreCore, node: NodeId, depth: number, pos: number, e
  * one recursive walk (zero subtrees give zero ids of the right depth).
  * Returns null when a wide leaf covers part of the level: its inner nodes
  * are not stored, and making them is the checked API's job. With `paired`,
- * a record pair (recordPairs.ts) one level above stands for both its
+ * a record pair (wide/recordPairs.ts) one level above stands for both its
  * positions instead: out[2i] = out[2i + 1] = the pair's id (a pair at
  * out[count - 1] alone means a record past the end), for readers that copy
  * a pair's bytes whole.
@@ -148,5 +134,5 @@ function walk(store: StoreCore, node: NodeId, depth: number, base: number, count
 /** Copies the chunks of wide leaf `id` (32·2^d bytes) to `out` at `offset`. */
 export function copyWide(store: StoreCore, id: NodeId, out: DataView, offset: number): void {
   const b = block(store, id);
-  copyWords(viewOf(b.data), b.offset, out, offset, b.bytes);
+  copyWords(pageView(b.data), b.offset, out, offset, b.bytes);
 }

@@ -3,7 +3,7 @@
  * deferred releases, the nursery sweep of floating nodes, compaction of
  * dead pending entries, and the clean-up of writes that fail part way.
  *
- * Invariant (with `pool.ts`): a freed node's slot is recycled only when no
+ * Invariant (with `nodes/pool.ts`): a freed node's slot is recycled only when no
  * list holds it any more — its state is FREE plus the flag of every list
  * (PENDING, NURSERY, DEFERRED) that still does, and the last list to let go recycles
  * it. No list can therefore ever name a slot that was handed out again.
@@ -13,11 +13,24 @@
 import { IdList } from '../nodes/idList.js';
 import { KIND_BRANCH, KIND_COUNT, KIND_RECORD_BASE, KIND_ZERO, MAX_WIDE_DEPTH, type NodeId } from '../nodes/ids.js';
 import { FLAG_DEFERRED, FLAG_FREE, FLAG_LISTED, FLAG_NURSERY, FLAG_PENDING } from '../nodes/pool.js';
-import type { StoreBase as StoreCore } from './storeBase.js';
+import type { FlushableStore } from '../hash/flushableStore.js';
+
+/**
+ * What reclamation works on: the store's pools and pending lists (as the
+ * flush sees them), the nursery of floating nodes and the deferred
+ * releases. `StoreBase` (storeBase.ts) has these members and calls the
+ * functions here; owning the interface keeps this module from importing it.
+ */
+export interface ReclaimableStore extends FlushableStore {
+  readonly nursery: IdList;
+  readonly deferred: IdList;
+  /** Lists a node with no holder in the nursery (see `StoreBase.float`). */
+  float(id: NodeId): NodeId;
+}
 
 /** Dead pending entries tolerated before the pending lists are compacted. */
 const DEAD_PENDING_THRESHOLD = 1 << 16;
-/** Dirty heights are bytes (see store.ts). */
+/** Dirty heights are bytes (see storeBase.ts). */
 const MAX_DIRTY_HEIGHT = 255;
 
 /** Scratch stack of the cascade; the cascade never re-enters itself. */
@@ -30,7 +43,7 @@ const stack = new IdList(256);
  * freed on the spot instead of going through the stack, and the branch pool's
  * fields are read once, not per node.
  */
-export function freeCascade(store: StoreCore, id: NodeId): void {
+export function freeCascade(store: ReclaimableStore, id: NodeId): void {
   const pools = store.pools;
   const branches = store.branches;
   const bMeta = branches.meta;
@@ -78,7 +91,7 @@ export function freeCascade(store: StoreCore, id: NodeId): void {
 }
 
 /** Marks a childless node (count already zero) free; returns 1 if it was pending (a dead pending entry), else 0. */
-function freeRow(store: StoreCore, x: NodeId): number {
+function freeRow(store: ReclaimableStore, x: NodeId): number {
   const pool = store.pools[x & 15]!;
   const slot = x >>> 4;
   const m = pool.meta[slot >>> pool.shift]!;
@@ -95,7 +108,7 @@ function freeRow(store: StoreCore, x: NodeId): number {
 }
 
 /** Drops dead entries from the pending lists so their slots can be reused without a flush. */
-function compactPending(store: StoreCore): void {
+function compactPending(store: ReclaimableStore): void {
   const compact = (list: IdList): void => {
     let k = 0;
     for (let i = 0; i < list.length; i++) {
@@ -113,18 +126,18 @@ function compactPending(store: StoreCore): void {
 }
 
 /**
- * Frees the released roots whose freeing was deferred (`StoreCore.settle`),
+ * Frees the released roots whose freeing was deferred (`StoreBase.settle`),
  * each with everything only it held, unless something has taken it since.
  * Returns whether there was anything to do.
  */
-export function settleDeferred(store: StoreCore): boolean {
+export function settleDeferred(store: ReclaimableStore): boolean {
   if (store.deferred.length === 0) return false;
   freeUnheldListed(store, store.deferred, FLAG_DEFERRED);
   return true;
 }
 
 /** Frees every floating node that is still unheld (the nursery sweep). */
-export function collectFloating(store: StoreCore): void {
+export function collectFloating(store: ReclaimableStore): void {
   freeUnheldListed(store, store.nursery, FLAG_NURSERY);
 }
 
@@ -134,7 +147,7 @@ export function collectFloating(store: StoreCore): void {
  * slot recycled once no other list names it. Freeing never lists anything
  * here, so one pass empties the list.
  */
-function freeUnheldListed(store: StoreCore, list: IdList, flag: number): void {
+function freeUnheldListed(store: ReclaimableStore, list: IdList, flag: number): void {
   for (let i = 0; i < list.length; i++) {
     const id = list.items[i]!;
     const pool = store.pools[id & 15]!;
@@ -155,7 +168,7 @@ function freeUnheldListed(store: StoreCore, list: IdList, flag: number): void {
  * Where the pending lists end now: the lists a write of `depth` levels can
  * append to (dirty heights up to max + depth + 1, the wide and the record lists).
  */
-export function pendingMarks(store: StoreCore, depth: number): number[] {
+export function pendingMarks(store: ReclaimableStore, depth: number): number[] {
   const upto = Math.min(MAX_DIRTY_HEIGHT, store.maxPendingHeight + depth + 1);
   const marks = [upto];
   for (let h = 1; h <= upto; h++) marks.push(store.pendingByHeight[h]!.length);
@@ -165,7 +178,7 @@ export function pendingMarks(store: StoreCore, depth: number): number[] {
 }
 
 /** Floats every unheld node listed after `marks`: the fragments of a write that failed part way. */
-export function floatSince(store: StoreCore, marks: readonly number[]): void {
+export function floatSince(store: ReclaimableStore, marks: readonly number[]): void {
   const upto = marks[0]!;
   const lists = [...store.pendingByHeight.slice(1, upto + 1), ...store.widePending.slice(1), ...store.recordPending.slice(KIND_RECORD_BASE)];
   lists.forEach((list, i) => {

@@ -1,7 +1,7 @@
 /**
- * `StoreBase`: the pools and lists of a node store (see `pool.ts`) and the
+ * `StoreBase`: the pools and lists of a node store (see `nodes/pool.ts`) and the
  * lifetimes of its nodes — reference counts, the deferred releases and the
- * nursery. `StoreCore` (store.ts) adds making, reading and hashing nodes.
+ * nursery. `StoreCore` (storeCore.ts) adds making, reading and hashing nodes.
  *
  * Invariants this module keeps:
  * - A node's reference count is the number of branches linking it plus the
@@ -50,7 +50,7 @@ export interface StoreStats {
   readonly leaves: number;
   readonly opaques: number;
   readonly wides: number;
-  /** Live records (records.ts): serialized bytes plus root, one node each. */
+  /** Live records (wide/records.ts): serialized bytes plus root, one node each. */
   readonly records: number;
   /** Live nodes in total. */
   readonly nodes: number;
@@ -73,7 +73,7 @@ export class StoreBase {
   readonly pendingByHeight: IdList[] = [];
   /** Unhashed wide leaves by inner depth (index 0 unused). */
   readonly widePending: IdList[] = [];
-  /** Unhashed records by kind tag (records.ts; indices below KIND_RECORD_BASE unused). */
+  /** Unhashed records by kind tag (wide/records.ts; indices below KIND_RECORD_BASE unused). */
   readonly recordPending: IdList[] = [];
   maxPendingHeight = 0;
   /** Entries across all pending lists, dead ones included. */
@@ -102,7 +102,7 @@ export class StoreBase {
       const chunks = 1 << d;
       this.pools.push(new Pool({ kind: KIND_WIDE_BASE + d - 1, pageShift: WIDE_PAGE_DATA_SHIFT - 5 - d, chunks, reclaim }));
     }
-    // Record kinds: empty placeholders until a record of the kind is made (records.ts, `recordPool`).
+    // Record kinds: empty placeholders until a record of the kind is made (wide/records.ts, `recordPool`).
     for (let kind = KIND_RECORD_BASE; kind < KIND_COUNT; kind++) this.pools.push(new Pool({ kind, pageShift: 2 }));
     for (let kind = 0; kind < KIND_COUNT; kind++) this.recordPending.push(new IdList(kind < KIND_RECORD_BASE ? 1 : 16));
     for (let h = 0; h <= MAX_DIRTY_HEIGHT; h++) this.pendingByHeight.push(new IdList(h === 0 ? 1 : 16));
@@ -160,7 +160,7 @@ export class StoreBase {
 
   /**
    * Frees, like `releaseReplaced` at zero, a node whose count an in-place
-   * write (inPlace.ts) brought to zero — unless something has linked it
+   * write (write/inPlace.ts) brought to zero — unless something has linked it
    * again since, or it is freed or listed for freeing already.
    */
   releaseUnlinked(id: NodeId): void {
@@ -180,7 +180,7 @@ export class StoreBase {
 
   /**
    * How many holders `id` has (links plus retains); zero subtrees count as
-   * held without bound. What in-place writes (inPlace.ts) compare their
+   * held without bound. What in-place writes (write/inPlace.ts) compare their
    * claims against.
    */
   holders(id: NodeId): number {

@@ -5,7 +5,7 @@
  * reclamation are `StoreBase`'s (storeBase.ts).
  *
  * Invariants this module keeps:
- * - A node no other holder can reach may be rewritten in place (inPlace.ts,
+ * - A node no other holder can reach may be rewritten in place (write/inPlace.ts,
  *   counts prove it); every other node is immutable. A branch's hash is a
  *   pure function of its children, written by the flush.
  * - Every unhashed branch is listed in `pendingByHeight[dh]`, where

@@ -1,5 +1,5 @@
 /**
- * Record pairs (records.ts `registerRecordPairs`): two base records of a
+ * Record pairs (nodes/recordLayouts.ts `registerRecordPairs`): two base records of a
  * list stored as ONE node at the level above them — their bytes back to
  * back, the root H(root(A), root(B)). A pair costs 2s + 40 bytes instead of
  * two records and the branch above them (2s + 80 + 48). A list of odd
@@ -12,17 +12,18 @@
  * module makes those halves (`halfOf`, `expandPair`), rewrites pairs from
  * written halves (`pairWithHalves`), pairs two records written side by side
  * (`pairOfRecords`: where a branch over two base records would be made,
- * navigate.ts makes a pair, so pushes end up paired). Reading a level of
- * elements where pairs stand for two is read.ts's `collectLevel(…, paired)`.
+ * write/navigate.ts makes a pair, so pushes end up paired). Reading a level of
+ * elements where pairs stand for two is read/bulk.ts's `collectLevel(…, paired)`.
  *
  * Invariants: a pair's bytes are its halves' bytes in order, so its root is
  * the branch root over its halves; writing the bytes already there returns
  * the same id; nothing here changes an existing node, except a pair an
- * in-place write owns (`rewriteHalves`, inPlace.ts).
+ * in-place write owns (`rewriteHalves`, write/inPlace.ts).
  * @module
  */
 import type { NodeId } from '../nodes/ids.js';
-import { copyRecordBytes, layoutOf, newRecord, recordOffset, recordPage, type Layout } from './records.js';
+import { layoutOf, type Layout } from '../nodes/recordLayouts.js';
+import { copyRecordBytes, newRecord, recordOffset, recordPage } from './records.js';
 import type { StoreCore } from '../store/storeCore.js';
 
 /** The pair layout of `id`, or undefined when `id` is not a pair or half pair. */
@@ -69,7 +70,7 @@ export function pairOfRecords(store: StoreCore, left: NodeId, right: NodeId): No
 let scratch = new Uint8Array(512);
 
 /**
- * Owned pair `id` (inPlace.ts: nothing but its owned parent's link reaches
+ * Owned pair `id` (write/inPlace.ts: nothing but its owned parent's link reaches
  * it) with half (positions[i] - at) rewritten in place from base record
  * nodes[i] for i in [lo, hi): only the bytes that differ are written, and a
  * pair that changed is listed for hashing again. Returns whether it changed.
@@ -80,7 +81,7 @@ export function rewriteHalves(store: StoreCore, id: NodeId, layout: Layout, posi
   return changed;
 }
 
-/** `rewriteHalves` without the listing: the caller hashes the pair itself (ownedPairs.ts). */
+/** `rewriteHalves` without the listing: the caller hashes the pair itself (write/ownedPairs.ts). */
 export function writeHalvesInPlace(store: StoreCore, id: NodeId, layout: Layout, positions: ArrayLike<number>, nodes: ArrayLike<NodeId>, lo: number, hi: number, at: number): boolean {
   return writeHalves(store, recordPage(store, id), recordOffset(store, id), layout, positions, nodes, lo, hi, at);
 }

@@ -8,7 +8,7 @@
  * Writes are persistent: new branches along the written paths only, the
  * rest shared with the old tree, which never changes. A write that stores
  * what is already there creates nothing, and a batch of no-ops returns the
- * very same root id. Below a record pair (recordPairs.ts) a batch of base
+ * very same root id. Below a record pair (wide/recordPairs.ts) a batch of base
  * records makes a new pair; two base records written side by side become one.
  * The one exception to copying: a caller that proves it owns the root
  * (`InPlaceWrite`) has the nodes that only its path reaches rewritten in
@@ -231,7 +231,7 @@ function writeBatch(store: NodeStore, node: NodeId, depth: number, batch: Batch,
   }
   if (newLeft === left && newRight === right && !touched) return node;
   if (depth === 1) {
-    // Two base records side by side become a pair (recordPairs.ts) rather than a branch.
+    // Two base records side by side become a pair (wide/recordPairs.ts) rather than a branch.
     const pair = pairOfRecords(store, newLeft, newRight);
     if (pair !== -1) return pair;
   }
@@ -275,7 +275,7 @@ function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Bat
   }
   const pair = depth === 1 && batch.nodes !== undefined ? pairLayout(node) : undefined;
   if (pair !== undefined && allHalves(pair, batch.nodes!, lo, hi)) {
-    // Halves of a record pair: a new pair from their bytes (recordPairs.ts), not a branch over two records;
+    // Halves of a record pair: a new pair from their bytes (wide/recordPairs.ts), not a branch over two records;
     // an owned pair takes the bytes in place.
     if (owned) {
       if (rewriteHalves(store, node, pair, batch.indices, batch.nodes!, lo, hi, base)) changedInPlace = true;

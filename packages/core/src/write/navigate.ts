@@ -129,7 +129,7 @@ function rebuild(store: NodeStore, path: Int32Array, bits: ArrayLike<number>, fr
     const parent = path[k]!;
     const left = bits[k] === 0 ? cur : store.leftOf(parent);
     const right = bits[k] === 0 ? store.rightOf(parent) : cur;
-    // Two base records side by side become a pair (recordPairs.ts) rather than a branch.
+    // Two base records side by side become a pair (wide/recordPairs.ts) rather than a branch.
     const pair = k === from - 1 ? pairOfRecords(store, left, right) : -1;
     cur = pair !== -1 ? pair : store.newBranch(left, right);
   }

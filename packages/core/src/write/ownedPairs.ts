@@ -22,7 +22,7 @@ import { repairInPlace } from './inPlace.js';
 import { fitsHalf, pairLayout, writeHalvesInPlace } from '../wide/recordPairs.js';
 import { hashRecords } from '../hash/recordFlush.js';
 import { RECORD_BATCH } from '../hash/recordHash.js';
-import type { Layout } from '../wide/records.js';
+import type { Layout } from '../nodes/recordLayouts.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /** Fewest positions written by the fused pass (measured: a block's 128 validators gain; see CORE.md). */

@@ -25,6 +25,6 @@ export { CompositeSequenceView } from './view/composite.js';
 export { PackedSequenceView } from './view/packed.js';
 export { ValueView } from './view/value.js';
 export type { ContainerView, ElementView, FieldView, ViewOf } from './view/types.js';
-export { verifyProof, type Path, type PathSegment, type ViewProof } from './view/proofs.js';
-export { nodeBytes, sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './view/memory.js';
+export { verifyProof, type Path, type PathSegment, type ViewProof } from './tree/proofs.js';
+export { nodeBytes, sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './tree/memory.js';
 export { preimageBytes } from './tree/preimages.js';

@@ -23,7 +23,7 @@
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import type { TreeView } from './view/base.js';
 import { ValueView } from './view/value.js';
-import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, type ViewProof } from './view/proofs.js';
+import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, type ViewProof } from './tree/proofs.js';
 import { SszError, withPath } from './errors.js';
 import type { Json } from './json.js';
 import { treeError } from './tree/nodes.js';

@@ -15,7 +15,7 @@ import { readChunks, readMixed } from '../tree/nodes.js';
 import { checkTopBits, copyLevel } from '../tree/write.js';
 import { padChunks } from './byteVector.js';
 import { SszType } from '../type.js';
-import { LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
+import { LENGTH_STEP, type PathSegment, type PathStep } from '../tree/proofs.js';
 
 export class BitlistType extends SszType<BitArray> {
   readonly typeName: string;

@@ -12,7 +12,7 @@ import { checkPadding } from '../tree/elements.js';
 import { readChunks, readMixed } from '../tree/nodes.js';
 import { copyLevel } from '../tree/write.js';
 import { SszType } from '../type.js';
-import { LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
+import { LENGTH_STEP, type PathSegment, type PathStep } from '../tree/proofs.js';
 import { bytesEqual, padChunks } from './byteVector.js';
 
 export class ByteListType extends SszType<Uint8Array> {

@@ -19,7 +19,7 @@ import { depthForLimit } from '../merkle.js';
 import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { levelNodes } from '../tree/write.js';
-import type { PathSegment, PathStep } from '../view/proofs.js';
+import type { PathSegment, PathStep } from '../tree/proofs.js';
 import { containerViewClass, type FieldSlot } from '../view/container.js';
 import type { ContainerView } from '../view/types.js';
 import { SszType, type ValueOf } from '../type.js';

@@ -7,7 +7,7 @@
  * @module
  */
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
-import { elementIndex, LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
+import { elementIndex, LENGTH_STEP, type PathSegment, type PathStep } from '../tree/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';

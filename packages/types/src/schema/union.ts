@@ -11,7 +11,7 @@ import { expectObject, type Json } from '../json.js';
 import { mixInLengthInto } from '../merkle.js';
 import { readChunk, readMixed } from '../tree/nodes.js';
 import { SszType, type ValueOf } from '../type.js';
-import type { PathSegment, PathStep } from '../view/proofs.js';
+import type { PathSegment, PathStep } from '../tree/proofs.js';
 import { shapeKey } from '../shape.js';
 
 /** A union's options: schemas, with `null` (None) allowed as the first. */

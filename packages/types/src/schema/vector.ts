@@ -5,7 +5,7 @@
  * @module
  */
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
-import { elementIndex, type PathSegment, type PathStep } from '../view/proofs.js';
+import { elementIndex, type PathSegment, type PathStep } from '../tree/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';

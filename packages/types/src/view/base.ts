@@ -23,7 +23,7 @@ import { SszError, withPath } from '../errors.js';
 import type { SszType } from '../type.js';
 import { sameShape } from '../shape.js';
 import { serializeNode, valueOfNode } from '../tree/write.js';
-import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './memory.js';
+import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from '../tree/memory.js';
 
 export abstract class TreeView<V> {
   /** @internal The committed version. */

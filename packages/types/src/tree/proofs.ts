@@ -14,7 +14,7 @@
 import { type Gindex, type Multiproof, type SingleProof, Tree, verifyMultiproof, verifySingleProof } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import type { SszType } from '../type.js';
-import { TreeView } from './base.js';
+import { TreeView } from '../view/base.js';
 
 /** One step of a path: a field name, an element index, or `'length'` / `'selector'` / `'value'`. */
 export type PathSegment = string | number;

@@ -3,11 +3,7 @@
  * `validator.md`): sync committees, participation flags in the state.
  * @module
  */
-import { bitvector } from '../schema/bitvector.js';
-import { container } from '../schema/container.js';
-import { list } from '../schema/list.js';
-import { uint64 } from '../schema/uint.js';
-import { vector } from '../schema/vector.js';
+import { bitvector, container, list, uint64, vector } from '../index.js';
 import type { Phase0Types } from './phase0.js';
 import { SYNC_COMMITTEE_SUBNET_COUNT, type Preset } from './preset.js';
 import { BLSPubkey, BLSSignature, ParticipationFlags, Root, Slot, ValidatorIndex } from './primitives.js';

@@ -3,11 +3,7 @@
  * the execution payload in blocks and its header in the state.
  * @module
  */
-import { byteList } from '../schema/byteList.js';
-import { byteVector } from '../schema/byteVector.js';
-import { container } from '../schema/container.js';
-import { list } from '../schema/list.js';
-import { uint64 } from '../schema/uint.js';
+import { byteList, byteVector, container, list, uint64 } from '../index.js';
 import type { AltairTypes } from './altair.js';
 import type { Preset } from './preset.js';
 import { BLSSignature, Bytes32, ExecutionAddress, Hash32, Root, Uint256 } from './primitives.js';

@@ -3,8 +3,7 @@
  * withdrawals, BLS-to-execution changes, historical summaries.
  * @module
  */
-import { container } from '../schema/container.js';
-import { list } from '../schema/list.js';
+import { container, list } from '../index.js';
 import type { BellatrixTypes } from './bellatrix.js';
 import type { Preset } from './preset.js';
 import { BLSPubkey, BLSSignature, ExecutionAddress, Gwei, Root, ValidatorIndex, WithdrawalIndex } from './primitives.js';

@@ -4,11 +4,7 @@
  * blob sidecars.
  * @module
  */
-import { byteVector } from '../schema/byteVector.js';
-import { container } from '../schema/container.js';
-import { list } from '../schema/list.js';
-import { uint64 } from '../schema/uint.js';
-import { vector } from '../schema/vector.js';
+import { byteVector, container, list, uint64, vector } from '../index.js';
 import type { CapellaTypes } from './capella.js';
 import { BYTES_PER_FIELD_ELEMENT, type Preset } from './preset.js';
 import { BLSSignature, BlobIndex, Bytes32, KZGCommitment, KZGProof, Root } from './primitives.js';

@@ -4,11 +4,7 @@
  * deposits/withdrawals/consolidations in the state.
  * @module
  */
-import { bitlist } from '../schema/bitlist.js';
-import { bitvector } from '../schema/bitvector.js';
-import { container } from '../schema/container.js';
-import { list } from '../schema/list.js';
-import { uint64 } from '../schema/uint.js';
+import { bitlist, bitvector, container, list, uint64 } from '../index.js';
 import type { DenebTypes } from './deneb.js';
 import type { Preset } from './preset.js';
 import { BLSPubkey, BLSSignature, Bytes32, CommitteeIndex, Epoch, ExecutionAddress, Gwei, Slot, ValidatorIndex } from './primitives.js';

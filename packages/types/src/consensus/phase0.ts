@@ -4,13 +4,7 @@
  * spec's; they fix the serialization and the root.
  * @module
  */
-import { bitlist } from '../schema/bitlist.js';
-import { bitvector } from '../schema/bitvector.js';
-import { boolean } from '../schema/boolean.js';
-import { container } from '../schema/container.js';
-import { list } from '../schema/list.js';
-import { uint64 } from '../schema/uint.js';
-import { vector } from '../schema/vector.js';
+import { bitlist, bitvector, boolean, container, list, uint64, vector } from '../index.js';
 import { DEPOSIT_CONTRACT_TREE_DEPTH, JUSTIFICATION_BITS_LENGTH, type Preset } from './preset.js';
 import { BLSPubkey, BLSSignature, Bytes32, CommitteeIndex, Domain, Epoch, Gwei, Root, Slot, ValidatorIndex, Version } from './primitives.js';
 

@@ -6,8 +6,7 @@
  * know their range).
  * @module
  */
-import { byteVector } from '../schema/byteVector.js';
-import { uint64, uint8, uint256 } from '../schema/uint.js';
+import { byteVector, uint256, uint64, uint8 } from '../index.js';
 
 export const Slot = uint64;
 export const Epoch = uint64;

@@ -1,5 +1,5 @@
 /**
- * Validator record pairs (issue #5, core recordPairs.ts): a list of
+ * Validator record pairs (issue #5, core wide/recordPairs.ts): a list of
  * Validators is built as pairs of records one level above the elements (an
  * odd last one a single record beside the zero chunk). Checked against
  * @chainsafe/ssz and our value API: odd and even lengths across hash-batch

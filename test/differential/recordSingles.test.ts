@@ -1,5 +1,5 @@
 /**
- * The single-record fallback of record pairs (core recordPairs.ts): this
+ * The single-record fallback of record pairs (core wide/recordPairs.ts): this
  * file takes every record kind but one before Validator asks, so Validator
  * gets a compact record kind but no pair kind, and lists of Validators are
  * built of single records under branches, as before pairs. Roots, writes,

@@ -5,7 +5,7 @@
  * values or bytes; views read, write (re-encoding into a new record) and
  * serialize them; proofs by path into them verify; bad bytes fail with the
  * decoder's codes, paths and offsets; memory reports count 282 B a record
- * pair (lists are built as pairs of records, core recordPairs.ts).
+ * pair (lists are built as pairs of records, core wide/recordPairs.ts).
  * (The fallback, wide leaves plus preimages, is forced in
  * packages/types/test/preimages.test.ts.)
  */

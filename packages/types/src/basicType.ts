@@ -1,8 +1,7 @@
 /**
  * `BasicType<V, A>`: the base of the basic schemas (uints and boolean),
  * whose values pack several to a chunk, and `BasicArray`, the array forms
- * their packed sequences use. Split from type.ts, which holds the base of
- * every schema.
+ * their packed sequences use, on the base of every schema (type.ts).
  *
  * Invariant: a basic value's tree is its chunk, the value little-endian at
  * offset 0 and zeros after it (`_toNode`/`_fromNode`/`_fromChunk` agree,

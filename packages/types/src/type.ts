@@ -1,203 +1,55 @@
 /**
- * The common shape of every schema: `Type<V>` (the public interface) and
- * `SszType<V>`, the base class that turns four internal primitives — decode
- * a byte range, encode at an offset, size a value, write a root — into the
- * public operations.
+ * A schema and its view, the two halves of one contract:
+ * - `SszType<V>`, the base class of every schema: the codec of `SszCodec`
+ *   (codec.ts) plus trees (`toTree`, `fromTree`, `serializeTree`), roots
+ *   that reuse the tree of a frozen value (frozen/), proofs by path
+ *   (tree/proofs.ts) and views (`toView`, `deserializeToView`, `viewOf`);
+ * - `TreeView<V>`, the common part of every tree-backed view — a `Tree`
+ *   handle on the last committed version plus pending writes held by the
+ *   subclass — and `ValueView<V>`, the view of a schema with no inner
+ *   structure worth navigating (uints, booleans, byte vectors and lists,
+ *   bitfields, unions), read and written as a whole value.
+ * They share a module because each names the other in its public API (a
+ * schema makes views; a view has its schema): everything they build on
+ * lies below (codec.ts, tree/, frozen/), everything built on them above
+ * (view/, schema/), and neither imports upward.
  *
- * Invariants every subclass keeps:
- * - `_decode(data, dv, start, end)` reads exactly `[start, end)` of `data`
- *   (`dv` views the same bytes at the same offsets), rejects anything else
- *   with an `SszError` whose `offset` is absolute in `data`, and never reads
- *   outside the range, so no `RangeError` can come out of a `DataView`.
- * - `_encode(value, out, dv, offset)` writes exactly `_size(value)` bytes and
- *   returns the end offset; callers have checked the room beforehand.
- * - Inner types throw with an empty type path; composite types prepend
- *   `.field` / `[i]`, and the public entry points prepend the type name.
- *
- * Tree conversion is one more pair of primitives, implemented per schema
- * next to its codec: `_toNode(value, store)` builds the value's subtree in
- * the SSZ merkleization layout (its hash equals `hashTreeRoot(value)`) and
- * `_fromNode(store, node)` reads it back, validating like the decoder.
+ * View invariants:
+ * - `_tree` always holds a complete, valid version of the value; pending
+ *   writes live only in the subclass's maps until `_flush()` applies them in
+ *   one batched pass (one sorted `setNodesAtDepth` per collection).
+ * - Pending writes hold values or retained views, never floating node ids,
+ *   so a view may be written, then awaited or another view disposed (both
+ *   safe points of the store's nursery sweep), then committed: nothing it
+ *   needs can be swept in between. A commit holds dispose-time sweeps off
+ *   itself: it disposes child views while nodes it just made are unlinked.
+ * - A view never changes a version another holder can see: writes replace
+ *   the handle's root, the old root stays intact for every other handle.
+ *   Only what no other holder can reach — the view's root when its handle
+ *   (and the vouching parent's link) are its only holders, and below it
+ *   what single links reach — is rewritten in place (`_inPlaceWrite`).
+ * - A `ValueView`'s pending value is held until the next commit; writing a
+ *   value equal to the current one records nothing.
  * @module
  */
-import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
-import type { TreeView } from './view/base.js';
-import { ValueView } from './view/value.js';
-import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, type ViewProof } from './tree/proofs.js';
+import { defaultStore, type InPlaceWrite, type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import { SszCodec, type Type, type ValueOf } from './codec.js';
 import { SszError, withPath } from './errors.js';
-import type { Json } from './json.js';
-import { treeError } from './tree/nodes.js';
-import { serializeNode } from './tree/write.js';
 import { frozenRootInto, isCacheable } from './frozen/root.js';
+import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './tree/memory.js';
+import { treeError } from './tree/nodes.js';
+import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, type ViewProof } from './tree/proofs.js';
+import { serializeNode, valueOfNode } from './tree/write.js';
 
-/** The public interface of every schema. */
-export interface Type<V> {
-  /** A readable name, e.g. `uint64`, `List[Validator, 1099511627776]`, or a container's name. */
-  readonly typeName: string;
-  /** The serialized size when it is the same for every value, else null. */
-  readonly fixedSize: number | null;
-  /** Smallest serialized size. */
-  readonly minSize: number;
-  /** Largest serialized size (may exceed 2^53 for huge limits; then it is an upper bound). */
-  readonly maxSize: number;
-  /** True for uints and boolean, which pack several to a chunk. */
-  readonly isBasic: boolean;
-  /** The SSZ serialization of `value`; a value of the wrong shape throws `SszError`. */
-  serialize(value: V): Uint8Array;
-  /** Writes the serialization into `buffer` at `offset`; returns the end offset. */
-  serializeInto(value: V, buffer: Uint8Array, offset: number): number;
-  /** Strict decode: malformed bytes throw `SszError` with a code, the type path and the byte offset. */
-  deserialize(bytes: Uint8Array): V;
-  /** The 32-byte `hash_tree_root` of `value`, computed from the value (no tree is kept). */
-  hashTreeRoot(value: V): Uint8Array;
-  /** The type's default (all-zero) value: zeros, empty lists, default fields. */
-  defaultValue(): V;
-  /** Deep equality of two values of this type. */
-  equals(a: V, b: V): boolean;
-  /** A deep copy sharing no mutable parts with `value`. */
-  clone(value: V): V;
-  /** The consensus API JSON form: uint64 as decimal strings, bytes as 0x-hex, containers as objects. */
-  toJson(value: V): Json;
-  /** Parses the consensus API JSON form; bad input throws `SszError` `INVALID_JSON`. */
-  fromJson(json: unknown): V;
-  /** The serialized size of `value`. */
-  sizeOf(value: V): number;
-  /** The value as a persistent tree of `store`; its root equals `hashTreeRoot(value)`. */
-  toTree(value: V, store?: NodeStore): Tree;
-  /** The value held by a tree (or by a node of `store`). */
-  fromTree(tree: Tree | NodeId, store?: NodeStore): V;
-}
+export type { Type, ValueOf } from './codec.js';
 
-/** The value type a schema describes: `ValueOf<typeof Validator>`. */
-export type ValueOf<T extends { defaultValue(): unknown }> = ReturnType<T['defaultValue']>;
+/** The schema of each field of a container: any SSZ type. */
+export type Fields = Record<string, SszType<unknown>>;
+/** The plain-object value of a container with these fields. */
+export type ContainerValue<F extends Fields> = { [K in keyof F]: ValueOf<F[K]> };
 
-export abstract class SszType<V> implements Type<V> {
-  abstract readonly typeName: string;
-  abstract readonly fixedSize: number | null;
-  abstract readonly minSize: number;
-  abstract readonly maxSize: number;
-  abstract readonly isBasic: boolean;
-  /** @internal True for schemas whose views have inner structure (containers, lists, vectors): they read as child views. */
-  readonly _navigable: boolean = false;
-  /**
-   * @internal For byte vectors of 33..64 bytes: their length. Inside a packed
-   * record such a field is stored as its root, and its bytes are found again
-   * through the preimage table (`tree/preimages.ts`).
-   */
-  readonly _preimageLength: number = 0;
-  /** @internal True when the root is the value itself padded to one chunk (no hashing needed). */
-  readonly _rootIsChunk: boolean = false;
-  /**
-   * @internal True when decoded values may view the decoder's input (byte
-   * fields do). `deserialize` then decodes from a private copy of the input,
-   * made with one bulk copy, so values never alias the caller's bytes.
-   */
-  readonly _viewsInput: boolean = true;
-
-  /** @internal Decodes exactly `data[start, end)`; `data` is private to the decoder when `_viewsInput`. */
-  abstract _decode(data: Uint8Array, dv: DataView, start: number, end: number): V;
-  /** @internal Encodes at `offset`; returns the end offset. */
-  abstract _encode(value: V, out: Uint8Array, dv: DataView, offset: number): number;
-  /** @internal The serialized size; validates the value's shape as far as sizing needs. */
-  abstract _size(value: V): number;
-  /** @internal Writes the 32-byte root at `out[offset]`. */
-  abstract _rootInto(value: V, out: Uint8Array, offset: number): void;
-  /**
-   * @internal The canonical key of this schema's SSZ definition (`shape.ts`):
-   * kind, lengths/limits, element and field shapes (through `shapeKey`, so
-   * nested keys are built once), field names; never the type name.
-   */
-  abstract _shapeKey(): string;
-  /** @internal The value's subtree in `store` (floating); validates the value like `_encode`. */
-  abstract _toNode(value: V, store: NodeStore): NodeId;
-  /** @internal The value of the subtree at `node`; rejects wrong shapes with `BAD_TREE` and bad contents like `_decode`. */
-  abstract _fromNode(store: NodeStore, node: NodeId): V;
-
-  /**
-   * @internal The serialized size of the value at `node`, read from the
-   * tree (list lengths, union selectors) without building the value. Fixed-
-   * size types answer without reading; variable-size schemas override.
-   */
-  _treeSize(store: NodeStore, node: NodeId): number {
-    if (this.fixedSize !== null) return this.fixedSize;
-    return this._size(this._fromNode(store, node));
-  }
-  /**
-   * @internal Writes the serialization of the value at `node` to `out[offset]`
-   * (zeroed by the caller) and returns the end offset, rejecting trees
-   * `_fromNode` rejects. Schemas override this to copy chunk bytes; the
-   * default goes through the value.
-   */
-  _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
-    return this._encode(this._fromNode(store, node), out, dv, offset);
-  }
-
-  abstract defaultValue(): V;
-  abstract equals(a: V, b: V): boolean;
-  abstract clone(value: V): V;
-  /** @internal toJson without the path bookkeeping. */
-  abstract _toJson(value: V): Json;
-  /** @internal fromJson without the path bookkeeping. */
-  abstract _fromJson(json: unknown): V;
-
-  /**
-   * @internal For `_rootIsChunk` types: writes the root into a chunk the
-   * caller has zeroed (so padding needs no writes).
-   */
-  _chunkInto(value: V, out: Uint8Array, offset: number): void {
-    this._rootInto(value, out, offset);
-  }
-
-  /**
-   * @internal Roots of many values: root i goes to `out[offset + i*stride]`.
-   * Schemas whose roots share one shape override this to hash all values'
-   * level-k nodes in one `hashInto` call. Errors carry the `[i]` segment.
-   */
-  _rootsInto(values: readonly V[], out: Uint8Array, offset: number, stride = 32): void {
-    for (let i = 0; i < values.length; i++) {
-      try {
-        this._rootInto(values[i] as V, out, offset + stride * i);
-      } catch (e) {
-        throw withPath(e, `[${i}]`);
-      }
-    }
-  }
-
-  serialize(value: V): Uint8Array {
-    try {
-      const out = new Uint8Array(this._size(value));
-      this._encode(value, out, new DataView(out.buffer, out.byteOffset, out.byteLength), 0);
-      return out;
-    } catch (e) {
-      throw withPath(e, this.typeName);
-    }
-  }
-
-  serializeInto(value: V, buffer: Uint8Array, offset: number): number {
-    try {
-      if (!Number.isSafeInteger(offset) || offset < 0 || offset > buffer.length) {
-        throw new SszError('BUFFER_TOO_SMALL', `offset ${offset} is outside the buffer of ${buffer.length} bytes`, offset);
-      }
-      const size = this._size(value);
-      if (offset + size > buffer.length) {
-        throw new SszError('BUFFER_TOO_SMALL', `${size} bytes do not fit at offset ${offset} of ${buffer.length}`, offset);
-      }
-      return this._encode(value, buffer, new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength), offset);
-    } catch (e) {
-      throw withPath(e, this.typeName);
-    }
-  }
-
-  deserialize(bytes: Uint8Array): V {
-    try {
-      if (!(bytes instanceof Uint8Array)) throw new SszError('INVALID_VALUE', 'deserialize expects a Uint8Array');
-      const data = this._viewsInput ? bytes.slice() : bytes;
-      return this._decode(data, new DataView(data.buffer, data.byteOffset, data.byteLength), 0, data.length);
-    } catch (e) {
-      throw withPath(e, this.typeName);
-    }
-  }
-
+/** The base class of every schema (see the module comment; the codec and the primitives are `SszCodec`'s). */
+export abstract class SszType<V> extends SszCodec<V> implements Type<V> {
   hashTreeRoot(value: V): Uint8Array {
     try {
       const out = new Uint8Array(32);
@@ -219,42 +71,6 @@ export abstract class SszType<V> implements Type<V> {
     }
   }
 
-  /**
-   * @internal Validates a value without building anything (what a view
-   * checks before recording a write). Throws `SszError` with the type's path.
-   */
-  _check(value: V): void {
-    try {
-      this._size(value);
-    } catch (e) {
-      throw withPath(e, this.typeName);
-    }
-  }
-
-  /**
-   * @internal The value whose root is the chunk at `chunks[offset]` (types
-   * whose root is one chunk, and preimage-backed byte vectors): how packed
-   * records decode a field. Others throw `BAD_TREE`. `store` is the store
-   * the chunk was read from (preimage-backed fields look their bytes up in
-   * that store's table).
-   */
-  _fromChunk(_chunks: Uint8Array, _dv: DataView, _offset: number, _store?: NodeStore): V {
-    throw new SszError('BAD_TREE', `a ${this.typeName} cannot be read from one chunk`);
-  }
-
-  /** @internal The subtrees of many values (containers of packed records build theirs in batches). */
-  _toNodes(values: readonly V[], store: NodeStore): NodeId[] {
-    const nodes = new Array<NodeId>(values.length);
-    for (let i = 0; i < values.length; i++) {
-      try {
-        nodes[i] = this._toNode(values[i] as V, store);
-      } catch (e) {
-        throw withPath(e, `[${i}]`);
-      }
-    }
-    return nodes;
-  }
-
   /** @internal One step of a proof path below this type; types without inner positions have none. */
   _pathStep(segment: PathSegment): PathStep {
     throw new SszError('BAD_PATH', `${this.typeName} has no position ${String(segment)}`);
@@ -267,7 +83,12 @@ export abstract class SszType<V> implements Type<V> {
 
   /** A proof of the values at `paths` (`['validators', 5, 'effective_balance']`) in a view or a tree. */
   createProof(source: TreeView<V> | Tree, paths: readonly Path[]): ViewProof {
-    return createProof(this as SszType<unknown>, source as TreeView<unknown> | Tree, paths);
+    // The view is committed only once every path is known to exist (tree/proofs.ts).
+    return createProof(this, () => {
+      if (!(source instanceof TreeView)) return source;
+      source._commitNow();
+      return source._tree;
+    }, paths);
   }
 
   /** @internal The view over `node` (retained by a new handle, or by `tree` when given). */
@@ -344,41 +165,206 @@ export abstract class SszType<V> implements Type<V> {
     }
     return serializeNode(this as SszType<unknown>, store, tree);
   }
-
-  sizeOf(value: V): number {
-    try {
-      return this._size(value);
-    } catch (e) {
-      throw withPath(e, this.typeName);
-    }
-  }
-
-  toJson(value: V): Json {
-    try {
-      return this._toJson(value);
-    } catch (e) {
-      throw withPath(e, this.typeName);
-    }
-  }
-
-  fromJson(json: unknown): V {
-    try {
-      return this._fromJson(json);
-    } catch (e) {
-      throw withPath(e, this.typeName);
-    }
-  }
-
-  /** @internal Rejects a range whose length is not the fixed size. */
-  protected _checkFixed(start: number, end: number): void {
-    const size = this.fixedSize as number;
-    if (end - start !== size) {
-      const code = end - start < size ? 'SHORT_INPUT' : 'TRAILING_BYTES';
-      throw new SszError(code, `expected ${size} bytes, got ${end - start}`, end - start < size ? end : start + size);
-    }
-  }
 }
 
 /** Any schema, for constraints; its value type is recovered with `ValueOf`. */
 // biome-ignore lint: the bivariant method signatures make every Type<V> assignable here.
 export type AnyType = SszType<unknown>;
+
+/** The common part of every tree-backed view: a handle on the committed version, pending writes in the subclass (see the module comment). */
+export abstract class TreeView<V> {
+  /** @internal The committed version. */
+  _tree: Tree;
+  /** @internal True while this view has writes its parent has not seen committed. */
+  _dirty = false;
+  /** @internal Called once when the view turns dirty: its parent records it for the next commit. */
+  _notify: (() => void) | null = null;
+  /**
+   * @internal Set by the parent for the length of one of its commits: the
+   * parent owns its own root, and its link to this view's root is that
+   * link's only path (core `soleNodeAtDepth`), so this view may count the
+   * link among the holders it owns (`_inPlaceWrite`).
+   */
+  _vouched = false;
+  /** @internal Set by `_flush` when the root was rewritten in place (same id, new contents); read and cleared by the parent. */
+  _changedInPlace = false;
+
+  constructor(
+    readonly type: SszType<V>,
+    tree: Tree,
+  ) {
+    this._tree = tree;
+  }
+
+  get store(): NodeStore {
+    return this._tree.store;
+  }
+
+  /** @internal Applies pending writes to `_tree` (children first). */
+  abstract _flush(): void;
+
+  /**
+   * @internal The claim a batch write of this view's tree makes for writing
+   * in place (core write/inPlace.ts): its handle, plus its parent's link when the
+   * parent vouched for it. Core writes in place only when the root's count
+   * is exactly that: a clone, a `commit()` handle or any other holder makes
+   * the write copy its paths as usual.
+   */
+  _inPlaceWrite(touched?: ArrayLike<boolean>): InPlaceWrite {
+    return { holders: this._vouched ? 2 : 1, touched };
+  }
+
+  /** @internal Whether this view's tree could be written in place now (see `_inPlaceWrite`). */
+  _ownsRoot(): boolean {
+    return this._tree.rootHolders() === (this._vouched ? 2 : 1);
+  }
+
+  /** @internal A view of the same kind over another version (no pending writes). */
+  abstract _respawn(tree: Tree): this;
+
+  /** Applies every pending write in one batched pass and returns the new version (a new handle; the view keeps its own). */
+  commit(): Tree {
+    this._commitNow();
+    return this._tree.clone();
+  }
+
+  /**
+   * The root node of the committed version, after applying pending writes.
+   * Held by this view, not by the caller: the next commit of a view that
+   * nothing else holds rewrites it in place. Keep a version with `commit()`
+   * or `clone()`.
+   */
+  get rootNode(): NodeId {
+    this._commitNow();
+    return this._tree.rootNode;
+  }
+
+  /** Commit, then the root: only dirty paths are hashed, level by level across the whole store. */
+  hashTreeRoot(): Uint8Array {
+    this._commitNow();
+    return this._tree.root;
+  }
+
+  /** The plain value (commits first). */
+  toValue(): V {
+    this._commitNow();
+    // Bytes out of the tree, then one strict decode: faster than building the value node by node (docs/VIEWS.md).
+    return valueOfNode(this.type, this.store, this._tree.rootNode);
+  }
+
+  /** The serialization of the value (commits first). */
+  serialize(): Uint8Array {
+    this._commitNow();
+    // Copied straight out of the tree: chunk bytes, wide-leaf pages, record rows; no value is built.
+    return serializeNode(this.type as SszType<unknown>, this.store, this._tree.rootNode);
+  }
+
+  /** An independent view on the same version: O(1) once pending writes are committed. */
+  clone(): this {
+    this._commitNow();
+    return this._respawn(this._tree.clone());
+  }
+
+  /** Bytes of node storage the committed tree holds (each node once). */
+  memory(): MemoryReport {
+    this._commitNow();
+    return treeMemory(this.store, this._tree.rootNode);
+  }
+
+  /** `memory()` plus how much of it is shared with another view or tree of the same store. */
+  sharedWith(other: TreeView<unknown> | Tree): SharedReport {
+    this._commitNow();
+    let root: NodeId;
+    if (other instanceof TreeView) {
+      other._commitNow();
+      root = other._tree.rootNode;
+    } else root = other.rootNode;
+    return sharedMemory(this.store, this._tree.rootNode, root);
+  }
+
+  /** Releases the view's version now, and its child views' (all are unusable afterwards). */
+  dispose(): void {
+    this._disposeChildren();
+    this._tree.dispose();
+  }
+
+  /** @internal Disposes cached child views (their handles would otherwise keep old versions alive until GC). */
+  _disposeChildren(): void {}
+
+  /** @internal Throws `STALE_VIEW` once the view's handle is released (never a core error). */
+  _live(): void {
+    if (this._tree.disposed) {
+      throw new SszError('STALE_VIEW', 'the view was disposed (child views of lists and vectors live until their parent commits; get them again)', -1, this.type.typeName);
+    }
+  }
+
+  /** @internal Marks the view dirty and tells its parent (once per commit). */
+  _markDirty(): void {
+    if (this._dirty) return;
+    this._dirty = true;
+    this._notify?.();
+  }
+
+  /**
+   * @internal `_flush` with the type name prepended to errors. Dispose-time
+   * sweeps are held off meanwhile: a commit keeps field and element nodes it
+   * made (floating) in locals while it commits, and disposes, child views.
+   */
+  _commitNow(): void {
+    this._live();
+    const store = this._tree.store;
+    store.holdSweeps();
+    try {
+      // Reports this commit only: a flag left from an earlier commit would make the parent list a path for nothing.
+      this._changedInPlace = false;
+      this._flush();
+      this._dirty = false;
+    } catch (e) {
+      throw withPath(e, this.type.typeName);
+    } finally {
+      store.resumeSweeps();
+    }
+  }
+}
+
+/** The view of a schema without inner structure: its whole value, read and written at once. */
+export class ValueView<V> extends TreeView<V> {
+  #pending: { value: V } | null = null;
+  #cached: { value: V } | null = null;
+
+  constructor(type: SszType<V>, tree: Tree) {
+    super(type, tree);
+  }
+
+  get value(): V {
+    this._live();
+    if (this.#pending !== null) return this.#pending.value;
+    if (this.#cached === null) this.#cached = { value: this.type.fromTree(this._tree) };
+    return this.#cached.value;
+  }
+
+  set value(value: V) {
+    this._live();
+    this.type._check(value);
+    if (this.#cached === null) this.#cached = { value: this.type.fromTree(this._tree) };
+    // Equal to the committed value: drop any pending write, so the tree keeps its node.
+    if (this.type.equals(this.#cached.value, value)) this.#pending = null;
+    else {
+      this.#pending = { value: this.type.clone(value) };
+      this._markDirty();
+    }
+  }
+
+  _flush(): void {
+    const pending = this.#pending;
+    if (pending === null) return;
+    const next = this.type._toNode(pending.value, this.store);
+    this._tree.rootNode = next;
+    this.#cached = pending;
+    this.#pending = null;
+  }
+
+  _respawn(tree: Tree): this {
+    return new ValueView(this.type, tree) as this;
+  }
+}

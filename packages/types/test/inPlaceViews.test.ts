@@ -1,5 +1,5 @@
 /**
- * Views commit in place where they own their version (core inPlace.ts, view
+ * Views commit in place where they own their version (core write/inPlace.ts, view
  * `_inPlaceWrite`): a state view that no other holder shares keeps its root
  * node id across blocks, and its root is the value API's. Every other holder
  * — a clone of the view, a handle from `commit()`, a clone of a child view —

@@ -4,7 +4,7 @@
  * process that keeps building and dropping records with new pubkeys stays
  * flat; live records, views and leaves keep reading back their pubkeys.
  *
- * Validators are compact records (core records.ts, no table) while a record
+ * Validators are compact records (core wide/records.ts, no table) while a record
  * kind is free; this file takes every record kind first, so its Validator
  * runs the fallback path the tables serve: wide leaves of field roots.
  */

@@ -35,8 +35,7 @@ import type { NodeId, NodeStore } from '@ssztree/core';
 import { Tree } from '@ssztree/core';
 import { depthForLimit } from '@ssztree/hasher';
 import { withPath } from '../errors.js';
-import type { AnyType } from '../type.js';
-import type { BasicArray, BasicType } from '../basicType.js';
+import type { AnyCodec } from '../codec.js';
 import { treeError } from '../tree/nodes.js';
 import { cachedTree, rememberTree } from './cache.js';
 import { noteChanges, passSnapshot, scanCandidates } from './scan.js';
@@ -54,21 +53,34 @@ export interface Base {
   readonly node: NodeId;
 }
 
-// The schema shapes, read structurally: importing the schema classes here would close an import cycle through type.ts.
+// The schema shapes, read structurally: frozen/ lies below the schema classes (type.ts calls it), so it names none of them.
 interface ContainerShape {
-  readonly fields: Readonly<Record<string, AnyType>>;
+  readonly fields: Readonly<Record<string, AnyCodec>>;
   readonly _recordDepth: number;
 }
 interface SequenceShape {
-  readonly elementType: AnyType;
+  readonly elementType: AnyCodec;
   readonly limit?: number;
   readonly length?: number;
+}
+/** A packed sequence's array form (basicType.ts `BasicArray`). */
+interface PackedArray {
+  readonly length: number;
+  [index: number]: unknown;
+}
+/** The element type of a packed sequence: what diffing one needs of a `BasicType`. */
+interface PackedElement {
+  readonly byteLength: number;
+  _isArray(a: unknown): a is PackedArray;
+  _newArray(n: number): PackedArray;
+  _pack(a: PackedArray): Uint8Array;
+  _rootInto(value: unknown, out: Uint8Array, offset: number): void;
 }
 
 type Kind = 'container' | 'composite' | 'packed' | null;
 
 /** How values of `type` are diffed; null for schemas built whole (records, bytes, bitfields, unions, basics). */
-export function kindOf(type: AnyType): Kind {
+export function kindOf(type: AnyCodec): Kind {
   const t = type as Partial<ContainerShape & SequenceShape>;
   if (t.fields !== undefined && t._recordDepth === 0) return 'container';
   if (t.elementType !== undefined && (typeof t.limit === 'number' || typeof t.length === 'number')) {
@@ -78,7 +90,7 @@ export function kindOf(type: AnyType): Kind {
 }
 
 /** A full build when the value has nothing to share with its base (or its base is unusable). */
-function fresh(type: AnyType, value: unknown, store: NodeStore): Built {
+function fresh(type: AnyCodec, value: unknown, store: NodeStore): Built {
   return { node: type._toNode(value, store), trusted: isDeepFrozen(value) };
 }
 
@@ -87,7 +99,7 @@ function fresh(type: AnyType, value: unknown, store: NodeStore): Built {
  * with it, and cached trees of identical trusted values. Diffable values
  * found trusted are remembered for next time.
  */
-export function build(type: AnyType, value: unknown, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built {
+export function build(type: AnyCodec, value: unknown, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built {
   const isObject = typeof value === 'object' && value !== null;
   if (isObject) {
     const hit = cachedTree(type, value);
@@ -112,7 +124,7 @@ export function build(type: AnyType, value: unknown, bases: readonly (Base | nul
   return built;
 }
 
-function diffContainer(type: AnyType, value: Record<string, unknown>, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built | null {
+function diffContainer(type: AnyCodec, value: Record<string, unknown>, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built | null {
   // The container's own node comes from the first candidate that is an object; other candidates only lend fields.
   const root = bases.findIndex((b) => b !== null && typeof b.value === 'object' && b.value !== null);
   if (root < 0) return null;
@@ -127,7 +139,7 @@ function diffContainer(type: AnyType, value: Record<string, unknown>, bases: rea
     const name = names[i] as string;
     const v = value[name];
     if (v === (rootBase.value as Record<string, unknown>)[name]) continue;
-    const fieldType = fields[name] as AnyType;
+    const fieldType = fields[name] as AnyCodec;
     const diffable = kindOf(fieldType) !== null;
     try {
       // Per candidate: its field subtree when it holds the identical value (taken as is) or a diffable object.
@@ -148,7 +160,7 @@ function diffContainer(type: AnyType, value: Record<string, unknown>, bases: rea
 }
 
 /** Element subtrees in one batch; on a bad element, its own index in the error path. */
-function elementNodes(elem: AnyType, values: readonly unknown[], indices: readonly number[], store: NodeStore): NodeId[] {
+function elementNodes(elem: AnyCodec, values: readonly unknown[], indices: readonly number[], store: NodeStore): NodeId[] {
   try {
     return elem._toNodes(values, store);
   } catch (batchError) {
@@ -164,14 +176,14 @@ function elementNodes(elem: AnyType, values: readonly unknown[], indices: readon
 }
 
 /** The sequence's bound: a list's limit or a vector's length; values past it are left to the full build's error. */
-function sequenceBounds(type: AnyType, n: number): { isList: boolean; max: number } | null {
+function sequenceBounds(type: AnyCodec, n: number): { isList: boolean; max: number } | null {
   const t = type as unknown as SequenceShape;
   const isList = typeof t.limit === 'number';
   const max = (isList ? t.limit : t.length) as number;
   return (isList ? n <= max : n === max) ? { isList, max } : null;
 }
 
-function diffComposite(type: AnyType, value: unknown, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built | null {
+function diffComposite(type: AnyCodec, value: unknown, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built | null {
   if (!Array.isArray(value)) return null;
   const n = value.length;
   const bounds = sequenceBounds(type, n);
@@ -234,8 +246,8 @@ function changedChunksOfBytes(value: ArrayBufferView, old: ArrayBufferView, byte
   return out;
 }
 
-function diffPacked(type: AnyType, value: unknown, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built | null {
-  const elem = (type as unknown as SequenceShape).elementType as unknown as BasicType<unknown, BasicArray<unknown>>;
+function diffPacked(type: AnyCodec, value: unknown, bases: readonly (Base | null)[], store: NodeStore, votes: number[]): Built | null {
+  const elem = (type as unknown as SequenceShape).elementType as unknown as PackedElement;
   if (!elem._isArray(value)) return null;
   const n = value.length;
   const bounds = sequenceBounds(type, n);
@@ -248,7 +260,7 @@ function diffPacked(type: AnyType, value: unknown, bases: readonly (Base | null)
     // Typed arrays: the first typed candidate, compared as bytes.
     which = bases.findIndex((b) => b !== null && elem._isArray(b.value) && ArrayBuffer.isView(b.value));
     if (which < 0) return null;
-    const o = (bases[which] as Base).value as ArrayBufferView & BasicArray<unknown>;
+    const o = (bases[which] as Base).value as ArrayBufferView & PackedArray;
     chunkIndices = changedChunksOfBytes(value, o, Math.min(n, o.length) * elem.byteLength);
   } else {
     const olds = bases.map((b) => (b !== null && elem._isArray(b.value) && !ArrayBuffer.isView(b.value) ? (b.value as ArrayLike<unknown>) : null));
@@ -260,7 +272,7 @@ function diffPacked(type: AnyType, value: unknown, bases: readonly (Base | null)
     noteChanges(value, chunkIndices);
   }
   const base = bases[which] as Base;
-  const old = base.value as BasicArray<unknown>;
+  const old = base.value as PackedArray;
   const bn = old.length;
   const common = Math.min(n, bn);
   let last = chunkIndices.length > 0 ? (chunkIndices[chunkIndices.length - 1] as number) : -1;

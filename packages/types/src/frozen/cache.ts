@@ -15,7 +15,7 @@
  * @module
  */
 import type { Tree } from '@ssztree/core';
-import type { AnyType } from '../type.js';
+import type { AnyCodec } from '../codec.js';
 
 /** How many chain heads a schema keeps: each one is probed on a miss, and scanned when the probe cannot tell (scan.ts). */
 export const HEADS = 2;
@@ -26,9 +26,9 @@ interface SchemaCache {
   heads: WeakRef<object>[];
 }
 
-const caches = new WeakMap<AnyType, SchemaCache>();
+const caches = new WeakMap<AnyCodec, SchemaCache>();
 
-function cacheOf(type: AnyType): SchemaCache {
+function cacheOf(type: AnyCodec): SchemaCache {
   let c = caches.get(type);
   if (c === undefined) {
     c = { trees: new WeakMap(), heads: [] };
@@ -38,12 +38,12 @@ function cacheOf(type: AnyType): SchemaCache {
 }
 
 /** The cached tree of `value` under `type`, if any. */
-export function cachedTree(type: AnyType, value: object): Tree | undefined {
+export function cachedTree(type: AnyCodec, value: object): Tree | undefined {
   return caches.get(type)?.trees.get(value);
 }
 
 /** Records `tree` as the subtree of the trusted `value` (the caller has checked the trust rule). */
-export function rememberTree(type: AnyType, value: object, tree: Tree): void {
+export function rememberTree(type: AnyCodec, value: object, tree: Tree): void {
   cacheOf(type).trees.set(value, tree);
 }
 
@@ -52,7 +52,7 @@ export function rememberTree(type: AnyType, value: object, tree: Tree): void {
  * replacing `parent` (the head it was derived from, if known) and any dead
  * head; the oldest head beyond `HEADS` is dropped.
  */
-export function rememberLast(type: AnyType, value: object, parent: object | null = null): void {
+export function rememberLast(type: AnyCodec, value: object, parent: object | null = null): void {
   const c = cacheOf(type);
   const kept: WeakRef<object>[] = [new WeakRef(value)];
   for (const ref of c.heads) {
@@ -63,7 +63,7 @@ export function rememberLast(type: AnyType, value: object, parent: object | null
 }
 
 /** The chain heads of `type` still alive and cached, with their trees, most recent first. */
-export function lastBases(type: AnyType): { value: object; tree: Tree }[] {
+export function lastBases(type: AnyCodec): { value: object; tree: Tree }[] {
   const c = caches.get(type);
   const out: { value: object; tree: Tree }[] = [];
   if (c === undefined) return out;

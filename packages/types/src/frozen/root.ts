@@ -16,13 +16,13 @@
  * @module
  */
 import { defaultStore, Tree } from '@ssztree/core';
-import type { AnyType } from '../type.js';
+import type { AnyCodec } from '../codec.js';
 import { build, kindOf } from './build.js';
 import { cachedTree, lastBases, rememberLast, rememberTree } from './cache.js';
 import { isDeepFrozen } from './trust.js';
 
 /** True for schemas whose frozen values the cache handles (containers not stored as records, lists, vectors). */
-export function isCacheable(type: AnyType): boolean {
+export function isCacheable(type: AnyCodec): boolean {
   return kindOf(type) !== null;
 }
 
@@ -30,7 +30,7 @@ export function isCacheable(type: AnyType): boolean {
  * A tree of `value` (in `defaultStore`), and whether it is the cache's own
  * (then the caller must not dispose it; it lives as long as the value).
  */
-export function frozenTree(type: AnyType, value: object): { tree: Tree; cached: boolean } {
+export function frozenTree(type: AnyCodec, value: object): { tree: Tree; cached: boolean } {
   const hit = cachedTree(type, value);
   if (hit !== undefined && !hit.disposed) {
     rememberLast(type, value);
@@ -52,7 +52,7 @@ export function frozenTree(type: AnyType, value: object): { tree: Tree; cached: 
 }
 
 /** Writes the root of the frozen `value` at `out[offset]`, reusing and extending the cache. */
-export function frozenRootInto(type: AnyType, value: object, out: Uint8Array, offset: number): void {
+export function frozenRootInto(type: AnyCodec, value: object, out: Uint8Array, offset: number): void {
   const { tree, cached } = frozenTree(type, value);
   tree.rootInto(out, offset);
   if (!cached) tree.dispose();
@@ -65,7 +65,7 @@ export function frozenRootInto(type: AnyType, value: object, out: Uint8Array, of
  * `unchangedFrom` (the value it was derived from) is itself cached: the
  * untouched parts are then shared with a trusted value.
  */
-export function rememberDerived(type: AnyType, value: object, tree: Tree, unchangedFrom: object, changedPaths: readonly (readonly unknown[])[]): boolean {
+export function rememberDerived(type: AnyCodec, value: object, tree: Tree, unchangedFrom: object, changedPaths: readonly (readonly unknown[])[]): boolean {
   if (tree.store !== defaultStore || cachedTree(type, unchangedFrom) === undefined) return false;
   for (const path of changedPaths) {
     let cur: unknown = value;

@@ -15,8 +15,7 @@
 import { enablePatches, produceWithPatches, type Draft, type Patch } from 'immer';
 import { SszError } from '../errors.js';
 import { frozenTree, isCacheable, rememberDerived } from '../frozen/root.js';
-import type { SszType } from '../type.js';
-import { TreeView } from '../view/base.js';
+import { type SszType, TreeView } from '../type.js';
 import type { ViewOf } from '../view/types.js';
 import { applyPatchesToView } from './patches.js';
 

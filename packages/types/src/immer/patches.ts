@@ -14,10 +14,9 @@
  */
 import type { Patch } from 'immer';
 import { SszError, withPath } from '../errors.js';
-import type { AnyType } from '../type.js';
+import { type AnyType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { treeError } from '../tree/nodes.js';
-import { TreeView } from '../view/base.js';
 
 interface ContainerShape {
   readonly fields: Readonly<Record<string, AnyType>>;

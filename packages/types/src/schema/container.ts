@@ -20,19 +20,15 @@ import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { levelNodes } from '../tree/write.js';
 import type { PathSegment, PathStep } from '../tree/proofs.js';
-import { containerViewClass, type FieldSlot } from '../view/container.js';
-import type { ContainerView } from '../view/types.js';
-import { SszType, type ValueOf } from '../type.js';
+import { containerViewClass, type ContainerView, type FieldSlot } from '../view/container.js';
+import { SszType, type ContainerValue, type Fields } from '../type.js';
 import { BasicType } from '../basicType.js';
 import { generateCodec } from './containerCodegen.js';
 import { ContainerRecords, type FieldInfo } from './containerRecords.js';
 import { ContainerRoots } from './containerRoots.js';
 import { shapeKey } from '../shape.js';
 
-/** The schema of each field: any SSZ type. */
-export type Fields = Record<string, SszType<unknown>>;
-/** The plain-object value of a container with these fields. */
-export type ContainerValue<F extends Fields> = { [K in keyof F]: ValueOf<F[K]> };
+export type { ContainerValue, Fields } from '../type.js';
 
 export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> {
   readonly typeName: string;
@@ -151,7 +147,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
 
   /**
    * @internal The core record kind this container's values are stored as —
-   * one node holding the serialization plus the root (core records.ts) —
+   * one node holding the serialization plus the root (core wide/records.ts) —
    * or -1 (`containerRecords.ts`).
    */
   _compactKind(): number {

@@ -21,24 +21,7 @@
  * errors, slower. The probe runs once, on the first container defined.
  * @module
  */
-import type { SszType } from '../type.js';
-import { codecHelpers as helpers, genericCodec } from './containerGeneric.js';
-
-export interface CodegenField {
-  readonly name: string;
-  readonly type: SszType<unknown>;
-  readonly basic: boolean;
-  /** True when the field's root is its own value padded to one chunk (no hashing). */
-  readonly rootIsChunk: boolean;
-  readonly fixedPos: number;
-  readonly fixedSize: number | null;
-  readonly segment: string;
-}
-
-export type DecodeFn = (data: Uint8Array, dv: DataView, start: number, end: number) => Record<string, unknown>;
-export type EncodeFn = (value: Record<string, unknown>, out: Uint8Array, dv: DataView, offset: number) => number;
-/** Writes the chunks of basic and one-chunk fields of `count` values into rows of `stride` bytes. */
-export type FillFn = (values: readonly unknown[], first: number, count: number, buf: Uint8Array, dv: DataView, stride: number) => void;
+import { codecHelpers as helpers, genericCodec, type CodegenField, type DecodeFn, type EncodeFn, type FillFn } from './containerGeneric.js';
 
 const key = (name: string) => `[${JSON.stringify(name)}]`;
 

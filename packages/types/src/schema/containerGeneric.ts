@@ -14,7 +14,24 @@
  */
 import { SszError, withPath } from '../errors.js';
 import type { BasicType } from '../basicType.js';
-import type { CodegenField, DecodeFn, EncodeFn, FillFn } from './containerCodegen.js';
+import type { SszType } from '../type.js';
+
+/** A field as both codecs see it (the generated one embeds these numbers in its text). */
+export interface CodegenField {
+  readonly name: string;
+  readonly type: SszType<unknown>;
+  readonly basic: boolean;
+  /** True when the field's root is its own value padded to one chunk (no hashing). */
+  readonly rootIsChunk: boolean;
+  readonly fixedPos: number;
+  readonly fixedSize: number | null;
+  readonly segment: string;
+}
+
+export type DecodeFn = (data: Uint8Array, dv: DataView, start: number, end: number) => Record<string, unknown>;
+export type EncodeFn = (value: Record<string, unknown>, out: Uint8Array, dv: DataView, offset: number) => number;
+/** Writes the chunks of basic and one-chunk fields of `count` values into rows of `stride` bytes. */
+export type FillFn = (values: readonly unknown[], first: number, count: number, buf: Uint8Array, dv: DataView, stride: number) => void;
 
 /** The error paths shared by generated and generic codecs (generated code calls them as `H.*`). */
 export const codecHelpers = {

@@ -2,11 +2,11 @@
  * How a container's values are stored as packed records (`ContainerType`
  * with `_recordDepth > 0`: fixed size, every field basic, one chunk, or a
  * byte vector of 33..64 bytes, 2..64 fields). Two forms, one per container:
- * - **compact records** (core `records.ts`): one node of the value's
+ * - **compact records** (core `wide/records.ts`): one node of the value's
  *   serialization plus its root, used when a field is a wide byte vector (a
  *   Validator's pubkey) and the core has a record kind free for the layout;
  *   whole lists of them are built as record PAIRS where the core has a kind
- *   free for those too (core `recordPairs.ts`: two values' bytes as one node
+ *   free for those too (core `wide/recordPairs.ts`: two values' bytes as one node
  *   at the level above them, 141 B a Validator instead of 161 + a 48 B
  *   branch; the pair kind is registered on a list's first bulk build), and
  *   serialized pair by pair;
@@ -31,7 +31,8 @@ import { checkTopBits } from '../tree/write.js';
 import type { SszType } from '../type.js';
 import { BitvectorType } from './bitvector.js';
 import { BooleanType } from './boolean.js';
-import type { CodegenField, generateCodec } from './containerCodegen.js';
+import type { generateCodec } from './containerCodegen.js';
+import type { CodegenField } from './containerGeneric.js';
 
 /** A container field as the codecs and the record code read it. */
 export interface FieldInfo extends CodegenField {

@@ -6,7 +6,7 @@
  */
 import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
-import type { SszType } from '../type.js';
+import type { SszCodec } from '../codec.js';
 
 /** Rejects a packed tree whose bytes past the last element are not zero (a leaf the codec could not have made). */
 export function checkPadding(chunks: Uint8Array, used: number): void {
@@ -16,12 +16,12 @@ export function checkPadding(chunks: Uint8Array, used: number): void {
 }
 
 /** The subtree of each element (errors carry the element's index). */
-export function elementNodes<V>(elem: SszType<V>, values: readonly V[], store: NodeStore): NodeId[] {
+export function elementNodes<V>(elem: SszCodec<V>, values: readonly V[], store: NodeStore): NodeId[] {
   return elem._toNodes(values, store);
 }
 
 /** The value of each element node (errors carry the element's index). */
-export function elementValues<V>(elem: SszType<V>, store: NodeStore, nodes: readonly NodeId[]): V[] {
+export function elementValues<V>(elem: SszCodec<V>, store: NodeStore, nodes: readonly NodeId[]): V[] {
   const out = new Array<V>(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     try {

@@ -11,10 +11,8 @@
  * each gindex of the committed tree.
  * @module
  */
-import { type Gindex, type Multiproof, type SingleProof, Tree, verifyMultiproof, verifySingleProof } from '@ssztree/core';
+import { type Gindex, type Multiproof, type SingleProof, type Tree, verifyMultiproof, verifySingleProof } from '@ssztree/core';
 import { SszError } from '../errors.js';
-import type { SszType } from '../type.js';
-import { TreeView } from '../view/base.js';
 
 /** One step of a path: a field name, an element index, or `'length'` / `'selector'` / `'value'`. */
 export type PathSegment = string | number;
@@ -25,7 +23,13 @@ export type Path = readonly PathSegment[];
 export interface PathStep {
   readonly depth: number;
   readonly index: number;
-  readonly next: SszType<unknown> | null;
+  readonly next: PathType | null;
+}
+
+/** What a path is walked through: a schema's name and its steps (every `SszType` is one; this module owns the interface so that it imports no schema). */
+export interface PathType {
+  readonly typeName: string;
+  _pathStep(segment: PathSegment): PathStep;
 }
 
 /** Checks an element index of a proof path against the number of positions. */
@@ -40,9 +44,9 @@ export function elementIndex(segment: PathSegment, count: number): number {
 export const LENGTH_STEP: PathStep = { depth: 1, index: 1, next: null };
 
 /** The generalized index of `path` below a value of `type`. */
-export function gindexOfPath(type: SszType<unknown>, path: Path): bigint {
+export function gindexOfPath(type: PathType, path: Path): bigint {
   let g = 1n;
-  let cur: SszType<unknown> | null = type;
+  let cur: PathType | null = type;
   for (let k = 0; k < path.length; k++) {
     if (cur === null) throw new SszError('BAD_PATH', `${formatPath(path.slice(0, k))} is a packed chunk: nothing below it`, -1, type.typeName);
     let step: PathStep;
@@ -65,15 +69,15 @@ function formatPath(path: Path): string {
 /** What `T.createProof` returns: a single proof for one path, a multiproof for several (verify with `verifyProof`). */
 export type ViewProof = ({ readonly kind: 'single' } & SingleProof) | ({ readonly kind: 'multi' } & Multiproof);
 
-/** A proof of the values at `paths` in a view (committed first) or a tree: single for one path, a multiproof for several. */
-export function createProof(type: SszType<unknown>, source: TreeView<unknown> | Tree, paths: readonly Path[]): ViewProof {
+/**
+ * A proof of the values at `paths` in the tree `treeOf()` returns (a view's
+ * committed tree, or a tree): single for one path, a multiproof for several.
+ * `treeOf` runs once every path is known to exist.
+ */
+export function createProof(type: PathType, treeOf: () => Tree, paths: readonly Path[]): ViewProof {
   if (paths.length === 0) throw new SszError('BAD_PATH', 'no paths to prove', -1, type.typeName);
   const gindices: Gindex[] = paths.map((p) => gindexOfPath(type, p));
-  let tree: Tree;
-  if (source instanceof TreeView) {
-    source._commitNow();
-    tree = source._tree;
-  } else tree = source;
+  const tree = treeOf();
   tree.store.flush();
   if (gindices.length === 1) return { kind: 'single', ...tree.singleProof(gindices[0] as Gindex) };
   return { kind: 'multi', ...tree.multiproof(gindices) };

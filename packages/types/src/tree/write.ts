@@ -12,11 +12,11 @@
  */
 import type { NodeId, NodeStore } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
-import type { SszType } from '../type.js';
+import type { SszCodec } from '../codec.js';
 import { readNodes, treeError } from './nodes.js';
 
 /** The serialization of the value at `node`, read straight from the tree. */
-export function serializeNode(type: SszType<unknown>, store: NodeStore, node: NodeId): Uint8Array {
+export function serializeNode(type: SszCodec<unknown>, store: NodeStore, node: NodeId): Uint8Array {
   try {
     const out = new Uint8Array(type._treeSize(store, node));
     const end = type._writeTree(store, node, out, new DataView(out.buffer, out.byteOffset, out.byteLength), 0);
@@ -33,8 +33,8 @@ export function serializeNode(type: SszType<unknown>, store: NodeStore, node: No
  * lists of records (docs/VIEWS.md). The bytes are fresh and private, so
  * byte fields may view them (as `deserialize` results view their copy).
  */
-export function valueOfNode<V>(type: SszType<V>, store: NodeStore, node: NodeId): V {
-  const bytes = serializeNode(type as SszType<unknown>, store, node);
+export function valueOfNode<V>(type: SszCodec<V>, store: NodeStore, node: NodeId): V {
+  const bytes = serializeNode(type as SszCodec<unknown>, store, node);
   try {
     return type._decode(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length);
   } catch (e) {
@@ -95,7 +95,7 @@ export function checkTopBits(out: Uint8Array, last: number, bits: number): void 
 }
 
 /** Serialized size of composite elements at `nodes` (variable ones cost 4 offset bytes each). */
-export function compositesTreeSize(elem: SszType<unknown>, store: NodeStore, nodes: readonly NodeId[]): number {
+export function compositesTreeSize(elem: SszCodec<unknown>, store: NodeStore, nodes: readonly NodeId[]): number {
   if (elem.fixedSize !== null) return elem.fixedSize * nodes.length;
   let size = 4 * nodes.length;
   for (let i = 0; i < nodes.length; i++) {
@@ -109,22 +109,22 @@ export function compositesTreeSize(elem: SszType<unknown>, store: NodeStore, nod
 }
 
 type RecordWriter = (store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number) => number;
-type RecordElement = SszType<unknown> & { _recordDepth?: number; _writeRecords?: RecordWriter };
+type RecordElement = SszCodec<unknown> & { _recordDepth?: number; _writeRecords?: RecordWriter };
 
 /** True for element types written by `_writeRecords` (containers stored as records). */
-function writesRecords(elem: SszType<unknown>): boolean {
+function writesRecords(elem: SszCodec<unknown>): boolean {
   const records = elem as RecordElement;
   return (records._recordDepth ?? 0) > 0 && records._writeRecords !== undefined;
 }
 
 /** Writes the `count` composite elements at level `depth` below `contents` (records: pairs collected whole). */
-export function writeCompositeLevel(elem: SszType<unknown>, store: NodeStore, contents: NodeId, depth: number, count: number, out: Uint8Array, dv: DataView, offset: number): number {
+export function writeCompositeLevel(elem: SszCodec<unknown>, store: NodeStore, contents: NodeId, depth: number, count: number, out: Uint8Array, dv: DataView, offset: number): number {
   const nodes = writesRecords(elem) ? recordLevelNodes(store, contents, depth, count) : levelNodes(store, contents, depth, count);
   return writeComposites(elem, store, nodes, out, dv, offset);
 }
 
 /** Writes composite elements at `nodes` (fixed: back to back; variable: offset table, then bodies). */
-export function writeComposites(elem: SszType<unknown>, store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number): number {
+export function writeComposites(elem: SszCodec<unknown>, store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number): number {
   // Packed records: one call for all (layout and preimage tables resolved once).
   if (writesRecords(elem)) return (elem as RecordElement)._writeRecords!(store, nodes, out, dv, offset);
   const n = nodes.length;

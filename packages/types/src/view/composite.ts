@@ -18,8 +18,8 @@
  */
 import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
-import type { SszType } from '../type.js';
-import { adoptView, sameRoot, TreeView } from './base.js';
+import { type SszType, TreeView } from '../type.js';
+import { adoptView, sameRoot } from './base.js';
 import type { ElementView } from './types.js';
 
 export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {

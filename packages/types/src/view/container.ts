@@ -14,9 +14,8 @@
  */
 import type { NodeId, NodeStore, Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
-import type { ContainerType, ContainerValue, Fields } from '../schema/container.js';
-import type { SszType } from '../type.js';
-import { adoptView, sameRoot, TreeView } from './base.js';
+import { type ContainerValue, type Fields, type SszType, TreeView } from '../type.js';
+import { adoptView, sameRoot } from './base.js';
 import type { FieldView } from './types.js';
 
 /** Scratch for a packed record's chunks (up to 64), shared by all container views: read, decoded, done. */
@@ -26,6 +25,21 @@ const recordView = new DataView(recordBytes.buffer);
 
 /** Marks "nothing pending / nothing cached" in the per-field arrays (values may be anything else, even undefined never occurs). */
 const NONE: unique symbol = Symbol('none');
+
+/** A container view: the base API plus one typed property per field. */
+export type ContainerView<F extends Fields> = ContainerViewBase<F> & { -readonly [K in keyof F]: FieldView<F[K]> };
+
+/**
+ * What a container view asks of its schema beyond `SszType` (schema/container.ts
+ * has it): compact records and the view class. Owned here, so that this
+ * module imports no schema.
+ */
+interface ContainerSchema<F extends Fields> extends SszType<ContainerValue<F>> {
+  _compactKind(): number;
+  _compactField(store: NodeStore, root: NodeId, i: number): unknown;
+  _compactWithFields(store: NodeStore, root: NodeId, indices: readonly number[], values: readonly unknown[]): NodeId;
+  _view(store: NodeStore, node: NodeId, tree?: Tree): ContainerView<F>;
+}
 
 interface FieldSlot {
   readonly name: string;
@@ -45,7 +59,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ _bases: NodeId[];
   /** @internal Child views replaced by a field write since the last commit: disposed at the commit (nothing else would). */ _retired: TreeView<unknown>[] = [];
 
-  constructor(type: ContainerType<F>, tree: Tree, fields: readonly FieldSlot[], depth: number) {
+  constructor(type: SszType<ContainerValue<F>>, tree: Tree, fields: readonly FieldSlot[], depth: number) {
     super(type, tree);
     this._fields = fields;
     this._depth = depth;
@@ -88,7 +102,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       const f = this._fields[i] as FieldSlot;
       const store = this._tree.store;
       const root = this._tree.rootNode;
-      const type = this.type as ContainerType<F>;
+      const type = this.type as ContainerSchema<F>;
       if (this._depth > 0 && (root & 15) === type._compactKind()) {
         // A compact record: decode the field from the record's bytes.
         v = type._compactField(store, root, i);
@@ -214,13 +228,13 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   }
 
   /**
-   * A compact record (core records.ts) whose changes are all pending values:
+   * A compact record (core wide/records.ts) whose changes are all pending values:
    * one new record with those fields re-encoded (no write of equal bytes).
    * Returns false, doing nothing, when the root is not a compact record or a
    * child view changed (the generic path handles those).
    */
   private _flushCompact(): boolean {
-    const type = this.type as ContainerType<F>;
+    const type = this.type as ContainerSchema<F>;
     const root = this._tree.rootNode;
     if (this._depth === 0 || (root & 15) !== type._compactKind()) return false;
     const indices: number[] = [];
@@ -250,7 +264,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   }
 
   _respawn(tree: Tree): this {
-    return (this.type as ContainerType<F>)._view(tree.store, tree.rootNode, tree) as unknown as this;
+    return (this.type as ContainerSchema<F>)._view(tree.store, tree.rootNode, tree) as unknown as this;
   }
 }
 
@@ -264,7 +278,7 @@ const RESERVED = new Set(['type', 'store', 'commit', 'rootNode', 'hashTreeRoot',
 export function containerViewClass<F extends Fields>(
   fields: readonly FieldSlot[],
   typeName: string,
-): new (type: ContainerType<F>, tree: Tree, fields: readonly FieldSlot[], depth: number) => ContainerViewBase<F> {
+): new (type: SszType<ContainerValue<F>>, tree: Tree, fields: readonly FieldSlot[], depth: number) => ContainerViewBase<F> {
   class View extends ContainerViewBase<F> {}
   fields.forEach((f, i) => {
     if (RESERVED.has(f.name) || f.name.startsWith('_')) {

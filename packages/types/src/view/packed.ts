@@ -17,9 +17,8 @@
 import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { readChunks } from '../tree/nodes.js';
-import type { SszType } from '../type.js';
+import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
-import { TreeView } from './base.js';
 import { fillTable, type PackedShape, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
 
 /**

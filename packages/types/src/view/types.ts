@@ -3,34 +3,23 @@
  * Containers, lists and vectors get navigable views; every other schema a
  * `ValueView`. Container fields read as `FieldView`: the child view for
  * navigable fields, the plain value for the rest.
+ *
+ * The mapping reads a schema's view from the schema itself — the type its
+ * `_view` returns — so it names no schema class: a navigable schema's
+ * `_view` returns a subclass of `TreeView` (container, packed or composite
+ * view), every other schema's the `TreeView` of the base class. Imports
+ * type.ts only.
  * @module
  */
-import type { ContainerType, ContainerValue, Fields } from '../schema/container.js';
-import type { ListBasicType, ListCompositeType } from '../schema/list.js';
-import type { VectorBasicType, VectorCompositeType } from '../schema/vector.js';
-import type { SszType } from '../type.js';
-import type { BasicArray } from '../basicType.js';
-import type { CompositeSequenceView } from './composite.js';
-import type { ContainerViewBase } from './container.js';
-import type { PackedSequenceView } from './packed.js';
-import type { ValueView } from './value.js';
+import type { NodeId, NodeStore, Tree } from '@ssztree/core';
+import type { SszType, TreeView, ValueView } from '../type.js';
 
-/** A container view: the base API plus one typed property per field. */
-export type ContainerView<F extends Fields> = ContainerViewBase<F> & { -readonly [K in keyof F]: FieldView<F[K]> };
-
-/** The view of a navigable type (container, list, vector), or `Otherwise` for the rest. */
-type NavigableView<T, Otherwise> =
-  T extends ContainerType<infer G>
-    ? ContainerView<G>
-    : T extends ListBasicType<infer V, infer A>
-      ? PackedSequenceView<V, A>
-      : T extends VectorBasicType<infer V, infer A>
-        ? PackedSequenceView<V, A>
-        : T extends ListCompositeType<infer E, infer ET>
-          ? CompositeSequenceView<E, ET>
-          : T extends VectorCompositeType<infer E, infer ET>
-            ? CompositeSequenceView<E, ET>
-            : Otherwise;
+/** The view of a navigable type (container, list, vector: its `_view` returns a subclass of `TreeView`), or `Otherwise` for the rest. */
+type NavigableView<T, Otherwise> = T extends { _view(store: NodeStore, node: NodeId, tree?: Tree): infer W }
+  ? TreeView<any> extends W
+    ? Otherwise
+    : W
+  : Otherwise;
 
 /** What an element of a composite sequence reads as: a view for navigable types, else the value. */
 export type ElementView<T> = NavigableView<T, T extends SszType<infer V> ? V : never>;
@@ -40,5 +29,3 @@ export type FieldView<T> = ElementView<T>;
 
 /** The view `T.toView` returns: a navigable view, else a view holding one value. */
 export type ViewOf<T> = NavigableView<T, T extends SszType<infer V> ? ValueView<V> : never>;
-
-export type { ContainerValue, BasicArray };

@@ -19,7 +19,7 @@
 import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { type SszType, TreeView } from '../type.js';
-import { adoptView, sameRoot } from './base.js';
+import { adoptView, sameRoot } from './children.js';
 import type { ElementView } from './types.js';
 
 export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {

@@ -15,7 +15,7 @@
 import type { NodeId, NodeStore, Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { type ContainerValue, type Fields, type SszType, TreeView } from '../type.js';
-import { adoptView, sameRoot } from './base.js';
+import { adoptView, sameRoot } from './children.js';
 import type { FieldView } from './types.js';
 
 /** Scratch for a packed record's chunks (up to 64), shared by all container views: read, decoded, done. */

@@ -24,7 +24,7 @@ import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import type { TreeView } from './view/base.js';
 import { ValueView } from './view/value.js';
 import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, type ViewProof } from './view/proofs.js';
-import { SszError, withPath } from './errors.js';
+import { describeArg, SszError, withPath } from './errors.js';
 import type { Json } from './json.js';
 import { treeError } from './tree/nodes.js';
 import { serializeNode } from './tree/write.js';
@@ -257,7 +257,7 @@ export abstract class SszType<V> implements Type<V> {
 
   /** @internal One step of a proof path below this type; types without inner positions have none. */
   _pathStep(segment: PathSegment): PathStep {
-    throw new SszError('BAD_PATH', `${this.typeName} has no position ${String(segment)}`);
+    throw new SszError('BAD_PATH', `${this.typeName} has no position ${describeArg(segment)}`);
   }
 
   /** The generalized index of a path of field names and indices below this type. */

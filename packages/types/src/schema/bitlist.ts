@@ -15,7 +15,7 @@ import { readChunks, readMixed } from '../tree/nodes.js';
 import { checkTopBits, copyLevel } from '../tree/write.js';
 import { padChunks } from './byteVector.js';
 import { SszType } from '../type.js';
-import { LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
+import { LENGTH_STEP, packedStep, type PathSegment, type PathStep } from '../view/proofs.js';
 
 export class BitlistType extends SszType<BitArray> {
   readonly typeName: string;
@@ -101,7 +101,8 @@ export class BitlistType extends SszType<BitArray> {
   }
   override _pathStep(segment: PathSegment): PathStep {
     if (segment === 'length') return LENGTH_STEP;
-    return super._pathStep(segment);
+    // Bit i lives in chunk i / 256 of the contents.
+    return packedStep(segment, this.limit, 256, depthForLimit(this.chunkLimit), true);
   }
   _toNode(value: BitArray, store: NodeStore): NodeId {
     this.check(value, -1);

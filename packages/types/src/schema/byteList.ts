@@ -12,7 +12,7 @@ import { checkPadding } from '../tree/elements.js';
 import { readChunks, readMixed } from '../tree/nodes.js';
 import { copyLevel } from '../tree/write.js';
 import { SszType } from '../type.js';
-import { LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
+import { LENGTH_STEP, packedStep, type PathSegment, type PathStep } from '../view/proofs.js';
 import { bytesEqual, padChunks } from './byteVector.js';
 
 export class ByteListType extends SszType<Uint8Array> {
@@ -73,7 +73,7 @@ export class ByteListType extends SszType<Uint8Array> {
   }
   override _pathStep(segment: PathSegment): PathStep {
     if (segment === 'length') return LENGTH_STEP;
-    return super._pathStep(segment);
+    return packedStep(segment, this.limit, 32, depthForLimit(this.chunkLimit), true);
   }
   _toNode(value: Uint8Array, store: NodeStore): NodeId {
     this.check(value, -1);

@@ -13,7 +13,7 @@
  * @module
  */
 import type { NodeId, NodeStore } from '@ssztree/core';
-import { SszError, withPath } from '../errors.js';
+import { describeArg, SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
 import { depthForLimit } from '../merkle.js';
 import { defaultStore, Tree } from '@ssztree/core';
@@ -379,7 +379,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
 
   override _pathStep(segment: PathSegment): PathStep {
     const index = this.infos.findIndex((f) => f.name === segment);
-    if (index < 0) throw new SszError('BAD_PATH', `no field ${String(segment)}`);
+    if (index < 0) throw new SszError('BAD_PATH', `no field ${describeArg(segment)}`);
     return { depth: this.depth, index, next: (this.infos[index] as FieldInfo).type };
   }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
-import { elementIndex, LENGTH_STEP, type PathSegment, type PathStep } from '../view/proofs.js';
+import { elementIndex, LENGTH_STEP, packedStep, type PathSegment, type PathStep } from '../view/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
@@ -117,8 +117,7 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
 
   override _pathStep(segment: PathSegment): PathStep {
     if (segment === 'length') return LENGTH_STEP;
-    const i = elementIndex(segment, this.limit);
-    return { depth: 1 + this.shape.chunkDepth, index: Math.floor((i * this.elementType.byteLength) / 32), next: null };
+    return packedStep(segment, this.limit, 32 / this.elementType.byteLength, this.shape.chunkDepth, true);
   }
   override _viewNode(value: A, store: NodeStore): NodeId {
     this.check(value, -1);
@@ -246,7 +245,8 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
 
   override _pathStep(segment: PathSegment): PathStep {
     if (segment === 'length') return LENGTH_STEP;
-    return { depth: 1 + depthForLimit(this.limit), index: elementIndex(segment, this.limit), next: this.elementType as SszType<unknown> };
+    const i = elementIndex(segment, this.limit);
+    return { depth: 1 + depthForLimit(this.limit), index: i, next: this.elementType as SszType<unknown>, element: i };
   }
   override _nodeFromBytes(data: Uint8Array, dv: DataView, start: number, end: number, store: NodeStore): NodeId {
     const elem = this.elementType as SszType<V> & { _recordDepth?: number; _recordsFromBytes?(d: Uint8Array, s: number, c: number, st: NodeStore): NodeId[] };

@@ -5,7 +5,7 @@
  * @module
  */
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
-import { elementIndex, type PathSegment, type PathStep } from '../view/proofs.js';
+import { elementIndex, packedStep, type PathSegment, type PathStep } from '../view/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
@@ -93,8 +93,7 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   }
 
   override _pathStep(segment: PathSegment): PathStep {
-    const i = elementIndex(segment, this.length);
-    return { depth: this.shape.chunkDepth, index: Math.floor((i * this.elementType.byteLength) / 32), next: null };
+    return packedStep(segment, this.length, 32 / this.elementType.byteLength, this.shape.chunkDepth, false);
   }
   override _viewNode(value: A, store: NodeStore): NodeId {
     this.check(value, -1);

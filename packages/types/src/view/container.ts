@@ -13,7 +13,7 @@
  * @module
  */
 import type { NodeId, NodeStore, Tree } from '@ssztree/core';
-import { SszError } from '../errors.js';
+import { describeArg, SszError } from '../errors.js';
 import type { ContainerType, ContainerValue, Fields } from '../schema/container.js';
 import type { SszType } from '../type.js';
 import { adoptView, sameRoot, TreeView } from './base.js';
@@ -134,7 +134,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** Writes a field by name (values for every field, views too for navigable ones). */
   setField<K extends keyof F & string>(name: K, value: ContainerValue<F>[K] | FieldView<F[K]>): void {
     const i = this._fields.findIndex((f) => f.name === name);
-    if (i < 0) throw new SszError('BAD_PATH', `no field ${name}`, -1, this.type.typeName);
+    if (i < 0) throw new SszError('BAD_PATH', `no field ${describeArg(name)}`, -1, this.type.typeName);
     this._set(i, value);
   }
 

@@ -3,6 +3,7 @@
  * exit code instead of calling `process.exit`, so stdout drains first.
  * @module
  */
+import { EXIT_ERROR } from './errors.js';
 import { main } from './main.js';
 import type { CliIo } from './io.js';
 
@@ -26,10 +27,12 @@ const io: CliIo = {
   cwd: process.cwd(),
 };
 
-// A closed pipe (`ssztree decode … | head`) is not an error worth a stack.
+// A closed pipe (`ssztree decode … | head`) is not an error worth a stack;
+// any other write failure (a full disk) is one line and exit 2, like every error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  process.stderr.write(`ssztree: cannot write the output: ${e.message}\n`);
+  process.exit(EXIT_ERROR);
 });
 
 process.exitCode = await main(process.argv.slice(2), io);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { toHex, type SszType } from '@ssztree/types';
 import { mainnet, minimal } from '@ssztree/types/consensus';
-import { decodeFramed, encodeFramed } from '../src/index.js';
+import { decodeFramed, encodeFramed, main } from '../src/index.js';
 import { readBytes, readRoot, readYaml, run, specTestsDir, tempDir } from './helpers.js';
 
 const CONTAINERS = ['Validator', 'Attestation', 'BeaconBlock', 'SignedBeaconBlock', 'BeaconState'] as const;
@@ -303,6 +303,30 @@ describe('errors: one line, type path and byte offset, exit 2', () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^ssztree: .*\(SHORT_INPUT\)|BAD_SIZE/);
     expect(r.err).toMatch(/\n\s+at /);
+  });
+
+  it('an internal error points to --debug, and under --debug gives the stack instead of the pointer', async () => {
+    // A real fault outside the library: the output stream fails.
+    const failing = (argv: string[]) => {
+      let err = '';
+      return main(argv, {
+        writeOut: () => {
+          throw new Error('EIO: i/o error, write');
+        },
+        writeErr: (t) => void (err += t),
+        readStdin: async () => new Uint8Array(0),
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        cwd: process.cwd(),
+      }).then((code) => ({ code, err }));
+    };
+    const plain = await failing(['types']);
+    expect(plain).toEqual({ code: 2, err: 'ssztree: internal error: Error: EIO: i/o error, write (run with --debug for the stack)\n' });
+    const debug = await failing(['types', '--debug']);
+    expect(debug.code).toBe(2);
+    expect(debug.err.split('\n')[0]).toBe('ssztree: internal error: Error: EIO: i/o error, write');
+    expect(debug.err).not.toMatch(/--debug/);
+    expect(debug.err).toMatch(/\n\s+at /);
   });
 
   it('encode refuses to write binary to a terminal', async () => {

@@ -3,6 +3,7 @@
  * stderr lines and exit codes as a shell sees them.
  */
 import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +25,21 @@ beforeAll(() => {
 afterAll(() => tmp.remove());
 
 describe('ssztree as a process', () => {
+  it('--version and -v print the package\'s version', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) expect(ssztree([flag])).toMatchObject({ code: 0, out: `${manifest.version}\n`, err: '' });
+  });
+
+  it('a failing output (a full disk) is one line and exit 2, not a stack', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', BIN, 'types'], { stdio: ['ignore', full, 'pipe'] });
+      expect([r.status, r.stderr.toString('utf8')]).toEqual([2, 'ssztree: cannot write the output: ENOSPC: no space left on device, write\n']);
+    } finally {
+      closeSync(full);
+    }
+  });
+
   it('proof of a path past a list\'s length: exit 2, one line naming the path and the length; below it, a proof', () => {
     const S = mainnet.electra.BeaconState;
     const value = S.defaultValue();

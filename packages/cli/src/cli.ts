@@ -7,10 +7,19 @@ import { EXIT_ERROR } from './errors.js';
 import { main } from './main.js';
 import type { CliIo } from './io.js';
 
-async function readStdin(): Promise<Uint8Array> {
+async function readStdin(maxBytes: number): Promise<Uint8Array> {
   const parts: Buffer[] = [];
-  for await (const chunk of process.stdin) parts.push(chunk as Buffer);
-  const all = Buffer.concat(parts);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    parts.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+    // Past the most an input may be: stop reading (the caller says so); the rest is never held.
+    if (total > maxBytes) {
+      process.stdin.destroy();
+      break;
+    }
+  }
+  const all = Buffer.concat(parts, Math.min(total, maxBytes + 1));
   return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
 }
 

@@ -22,7 +22,7 @@ import { levelNodes } from '../tree/write.js';
 import type { PathSegment, PathStep } from '../view/proofs.js';
 import { containerViewClass, type FieldSlot } from '../view/container.js';
 import type { ContainerView } from '../view/types.js';
-import { SszType, type ValueOf } from '../type.js';
+import { SszType, type ByteReader, type ValueOf } from '../type.js';
 import { BasicType } from '../basicType.js';
 import { generateCodec } from './containerCodegen.js';
 import { ContainerRecords, type FieldInfo } from './containerRecords.js';
@@ -172,10 +172,15 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return this.records === null ? super._toNodes(values, store) : this.records.fromValues(values, store);
   }
 
-  /** Field byte ranges of a serialized value (offsets checked as `_decode` checks them). */
-  private fieldRanges(dv: DataView, start: number, end: number): Int32Array {
+  /**
+   * Field byte ranges of a serialized value (offsets checked as `_decode`
+   * checks them). `dv` views the input from byte `dvBase` on: the whole
+   * input (0), or only the fixed part read for `checkLayout` (`start`).
+   * Float64: positions in inputs past 2 GiB stay exact.
+   */
+  private fieldRanges(dv: DataView, start: number, end: number, dvBase = 0): Float64Array {
     const n = this.infos.length;
-    const ranges = new Int32Array(2 * n);
+    const ranges = new Float64Array(2 * n);
     const size = end - start;
     // Same codes and offsets as the generated decoder (containerCodegen.ts helpers).
     if (this.fixedSize !== null && size !== this.fixedSize) this._checkFixed(start, end);
@@ -191,7 +196,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
         ranges[2 * i + 1] = start + f.fixedPos + f.fixedSize;
         continue;
       }
-      const o = dv.getUint32(start + f.fixedPos, true);
+      const o = dv.getUint32(start - dvBase + f.fixedPos, true);
       if (lastVar < 0 ? o !== this.fixedPartSize : o < prev || o > size) {
         const why = lastVar < 0 ? `is not the fixed part's end ${prev}` : o < prev ? `is below the previous offset ${prev}` : `is past the end ${size}`;
         throw withPath(new SszError('BAD_OFFSET', `offset ${o} ${why}`, start + f.fixedPos), f.segment);
@@ -203,6 +208,22 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       prev = o;
     }
     return ranges;
+  }
+
+  override _checkLayout(read: ByteReader, start: number, end: number): void {
+    if (this.fixedSize !== null) return this._checkFixed(start, end);
+    // The fixed part alone: fieldRanges checks the size against it before reading an offset.
+    const head = end - start < this.fixedPartSize ? new Uint8Array(0) : read(start, start + this.fixedPartSize);
+    const ranges = this.fieldRanges(new DataView(head.buffer, head.byteOffset, head.byteLength), start, end, start);
+    for (let i = 0; i < this.infos.length; i++) {
+      const f = this.infos[i] as FieldInfo;
+      if (f.fixedSize !== null) continue;
+      try {
+        f.type._checkLayout(read, ranges[2 * i] as number, ranges[2 * i + 1] as number);
+      } catch (e) {
+        throw withPath(e, f.segment, ranges[2 * i] as number);
+      }
+    }
   }
 
   override _nodeFromBytes(data: Uint8Array, dv: DataView, start: number, end: number, store: NodeStore): NodeId {

@@ -12,13 +12,13 @@ import { packedContents, packedShape, type PackedShape } from '../view/packedPag
 import { SszError, withPath } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
 import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto } from '../merkle.js';
-import { SszType, type AnyType, type ValueOf } from '../type.js';
+import { SszType, type AnyType, type ByteReader, type ValueOf } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { BooleanType } from './boolean.js';
 import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
-import { compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
+import { checkCompositeVectorLayout, compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
 import { shapeKey } from '../shape.js';
 
 function checkLength(length: number, name: string): void {
@@ -165,6 +165,9 @@ export class VectorCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): V[] {
     return decodeCompositeVector(this.elementType, data, dv, start, end, this.length);
+  }
+  override _checkLayout(read: ByteReader, start: number, end: number): void {
+    checkCompositeVectorLayout(this.elementType as SszType<unknown>, read, start, end, this.length);
   }
   private check(value: readonly V[], offset: number): void {
     if (!Array.isArray(value) || value.length !== this.length) {

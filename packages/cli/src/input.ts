@@ -17,7 +17,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import { extname } from 'node:path';
 import { SszError } from '@ssztree/types';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { YAMLParseError } from 'yaml';
 import { CliError, UsageError, describeSszError } from './errors.js';
 import type { CliIo } from './io.js';
 import type { Progress, ProgressMode } from './progress.js';
@@ -25,6 +25,7 @@ import type { NamedType } from './registry.js';
 import { isFramed } from './snappy.js';
 import { loadSszBytes, offsetNote } from './sszInput.js';
 import { openSource, type InputSource } from './source.js';
+import { readYaml } from './yamlRead.js';
 
 export { offsetNote, presetHint } from './sszInput.js';
 
@@ -179,7 +180,7 @@ export async function loadValue(type: NamedType, path: string, io: CliIo, option
     if (format === 'json') json = progress.phase(`parsing ${source}`, () => parseJson(text, source));
     else {
       try {
-        json = progress.phase(`parsing ${source}`, () => parseYaml(text, { intAsBigInt: true }));
+        json = progress.phase(`parsing ${source}`, () => readYaml(text));
       } catch (e) {
         if (e instanceof YAMLParseError) throw new CliError(`${source}: invalid YAML: ${e.message.split('\n')[0]}`);
         throw e;

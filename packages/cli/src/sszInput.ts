@@ -84,9 +84,10 @@ function sszOf(src: InputSource, format: BinaryFormat): SszBytes {
 /** The bound of `type`'s encoded sizes that `size` breaks, or null. */
 function sizeFault(type: NamedType, size: number): string | null {
   const { fixedSize, minSize, maxSize } = type.type;
-  if (fixedSize !== null) return size === fixedSize ? null : `a ${type.name} is always ${fixedSize} bytes`;
-  if (size < minSize) return `a ${type.name} is at least ${minSize} bytes`;
-  if (size > maxSize) return `a ${type.name} is at most ${maxSize} bytes`;
+  const a = `${/^[aeiou]/i.test(type.name) ? 'an' : 'a'} ${type.name}`;
+  if (fixedSize !== null) return size === fixedSize ? null : `${a} is always ${fixedSize} bytes`;
+  if (size < minSize) return `${a} is at least ${minSize} bytes`;
+  if (size > maxSize) return `${a} is at most ${maxSize} bytes`;
   return null;
 }
 

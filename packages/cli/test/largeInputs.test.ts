@@ -83,13 +83,13 @@ describe('wrong inputs of any size: one line, ≤ 300 MB above idle', () => {
 
   it('too large for the type: a fixed-size one and a bounded one, with the sizes', () => {
     const path = sparse('zeros-1g-b.ssz', GiB);
-    expectRefused(['root', 'electra.Checkpoint', path], new RegExp(`: ${GiB} bytes, but a electra\\.Checkpoint is always 40 bytes\\n$`));
-    expectRefused(['root', 'electra.Attestation', path], new RegExp(`: ${GiB} bytes, but a electra\\.Attestation is at most ${mainnet.electra.Attestation.maxSize} bytes\\n$`));
+    expectRefused(['root', 'electra.Checkpoint', path], new RegExp(`: ${GiB} bytes, but an electra\\.Checkpoint is always 40 bytes\\n$`));
+    expectRefused(['root', 'electra.Attestation', path], new RegExp(`: ${GiB} bytes, but an electra\\.Attestation is at most ${mainnet.electra.Attestation.maxSize} bytes\\n$`));
   });
 
   it('snappy: 1 GiB of zeros as a raw block declares 0 bytes; framed zeros decompressing to 1 GiB fail on their first offset', () => {
     const block = sparse('zeros-1g.ssz_snappy', GiB);
-    expectRefused(['root', 'electra.BeaconState', block], /: 0 bytes once decompressed, but a electra\.BeaconState is at least \d+ bytes\n$/);
+    expectRefused(['root', 'electra.BeaconState', block], /: 0 bytes once decompressed, but an electra\.BeaconState is at least \d+ bytes\n$/);
     const framed = framedZeros(tmp.dir, 'zeros-framed.ssz_snappy', GiB / 65536);
     expectRefused(['root', 'electra.BeaconState', framed], /: offset 0 is not the fixed part's end \d+ \(BAD_OFFSET\) at BeaconState\.historical_roots, byte offset \d+ of the decompressed SSZ\n$/);
   });

@@ -80,6 +80,31 @@ describe('demo', () => {
     expect((JSON.parse(cloned.stdout.trim().split('\n').at(-1) as string) as Summary & { inPlaceCommits: number }).inPlaceCommits).toBe(0);
   });
 
+  it('every figure says what it measures: each speed-up its denominator and that time, each memory figure its state and part', { timeout: 120_000 }, () => {
+    const child = demo(['--validators', '1024', '--blocks', '4', '--epochs', '1', '--seed', '7', '--json']);
+    expect(child.status).toBe(0);
+    const lines = child.stdout.trim().split('\n').slice(0, -1); // the JSON summary aside
+    const speedUps = lines.filter((l) => /\d×/.test(l));
+    expect(speedUps.length).toBeGreaterThanOrEqual(3); // the live line, block and epoch at the end
+    for (const l of speedUps) {
+      // Every "N×" reads "N× [faster ]than <what> (<time> ms)".
+      const figures = l.match(/[\d.]+×/g) ?? [];
+      const named = l.match(/[\d.]+× (?:faster )?than .+? \([\d.]+ ms\)/g) ?? [];
+      expect(named.length, l).toBe(figures.length);
+    }
+    const perValidator = lines.filter((l) => l.includes('B/validator'));
+    expect(perValidator.length).toBeGreaterThanOrEqual(4);
+    // Which memory: a state's tree (which state), or the whole process.
+    for (const l of perValidator) expect(l, l).toMatch(/memory of the (loaded|final) state: its tree|whole process/);
+    // The end of the run restates the live line's figure with the same denominator.
+    const summary = JSON.parse(child.stdout.trim().split('\n').at(-1) as string) as { speedUp: { block: number; denominators: Record<string, number> } };
+    const live = /block commit\+root p50 [\d.]+ ms, (\d+)× faster than hashTreeRoot\(value\) at start/.exec(lines.find((l) => l.startsWith('  done'))!);
+    const final = /block commit\+root p50 [\d.]+ ms: (\d+)× faster than hashTreeRoot\(value\) of the whole state at start/.exec(lines.find((l) => l.startsWith('  block commit+root p50'))!);
+    expect(live?.[1]).toBe(final?.[1]);
+    expect(Number(final?.[1])).toBe(Math.round(summary.speedUp.block));
+    expect(Object.keys(summary.speedUp.denominators).sort()).toEqual(['fromBytesMs', 'fullRehashAtEndMs', 'fullRehashAtStartMs']);
+  });
+
   it('--compare without @chainsafe/ssz installed: one line says so, the demo runs alone', { timeout: 120_000 }, () => {
     const child = demo(['--validators', '256', '--blocks', '2', '--epochs', '1', '--compare', '--json'], ['--import', './test/demo/without-chainsafe.mjs']);
     expect(child.stderr).toBe('');

@@ -149,6 +149,7 @@ describe.skipIf(!haveChromium && !inCi)('in headless Chromium', () => {
         });
       }
       expect(pool.failedStart).toEqual({ same: true, jobsByWorkers: 0, liveWorkers: 0 });
+      expect(pool.noWaitAsync).toEqual({ same: true, jobsByWorkers: 0 });
     });
   });
 

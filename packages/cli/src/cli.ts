@@ -3,13 +3,23 @@
  * exit code instead of calling `process.exit`, so stdout drains first.
  * @module
  */
+import { EXIT_ERROR } from './errors.js';
 import { main } from './main.js';
 import type { CliIo } from './io.js';
 
-async function readStdin(): Promise<Uint8Array> {
+async function readStdin(maxBytes: number): Promise<Uint8Array> {
   const parts: Buffer[] = [];
-  for await (const chunk of process.stdin) parts.push(chunk as Buffer);
-  const all = Buffer.concat(parts);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    parts.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+    // Past the most an input may be: stop reading (the caller says so); the rest is never held.
+    if (total > maxBytes) {
+      process.stdin.destroy();
+      break;
+    }
+  }
+  const all = Buffer.concat(parts, Math.min(total, maxBytes + 1));
   return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
 }
 
@@ -26,10 +36,12 @@ const io: CliIo = {
   cwd: process.cwd(),
 };
 
-// A closed pipe (`ssztree decode … | head`) is not an error worth a stack.
+// A closed pipe (`ssztree decode … | head`) is not an error worth a stack;
+// any other write failure (a full disk) is one line and exit 2, like every error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw e;
+  process.stderr.write(`ssztree: cannot write the output: ${e.message}\n`);
+  process.exit(EXIT_ERROR);
 });
 
 process.exitCode = await main(process.argv.slice(2), io);

@@ -43,10 +43,14 @@ export function describeSszError(e: SszError, source = '', bytesNote = ''): stri
   return `${head}${e.detail} (${e.code})${at}${offset}`;
 }
 
-/** The line printed for any thrown value (without the `ssztree: ` prefix). */
-export function describeError(e: unknown): string {
+/**
+ * The line printed for any thrown value (without the `ssztree: ` prefix).
+ * An internal error points to `--debug` for its stack, unless `debug` is on
+ * (the stack follows the line then).
+ */
+export function describeError(e: unknown, debug = false): string {
   if (e instanceof CliError) return e.message;
   if (e instanceof SszError) return describeSszError(e);
-  if (e instanceof Error) return `internal error: ${e.name}: ${e.message} (run with --debug for the stack)`;
+  if (e instanceof Error) return `internal error: ${e.name}: ${e.message}${debug ? '' : ' (run with --debug for the stack)'}`;
   return `internal error: ${String(e)}`;
 }

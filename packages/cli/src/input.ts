@@ -5,27 +5,34 @@
  * consensus API form (`toJson`'s form; a beacon API envelope `{data: …}` is
  * unwrapped).
  *
- * Invariant: every failure is a `CliError` of one line naming the input;
+ * Invariants: every failure is a `CliError` of one line naming the input;
  * decoding failures keep the schema's type path and byte offset, counted in
- * the (decompressed) SSZ bytes. JSON numbers that a double cannot hold
- * exactly are refused rather than rounded.
+ * the (decompressed) SSZ bytes. An input is read once; before that only its
+ * first 64 KiB (format, text checks) and, for binary input, the few bytes
+ * its layout names (`sszInput.ts`), so a wrong input of any size is refused
+ * without being read. JSON numbers that a double cannot hold exactly are
+ * refused rather than rounded.
  * @module
  */
-import { open, stat } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { constants as bufferConstants } from 'node:buffer';
+import { extname } from 'node:path';
 import { SszError } from '@ssztree/types';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { YAMLParseError } from 'yaml';
 import { CliError, UsageError, describeSszError } from './errors.js';
 import type { CliIo } from './io.js';
-import { PROGRESS_THRESHOLD, Progress } from './progress.js';
-import { resolveType, type NamedType } from './registry.js';
-import { decodeBlock, decodeFramed, isFramed } from './snappy.js';
+import type { Progress, ProgressMode } from './progress.js';
+import type { NamedType } from './registry.js';
+import { isFramed } from './snappy.js';
+import { loadSszBytes, offsetNote } from './sszInput.js';
+import { openSource, type InputSource } from './source.js';
+import { readYaml } from './yamlRead.js';
+
+export { offsetNote, presetHint } from './sszInput.js';
 
 export type InputFormat = 'ssz' | 'ssz_snappy' | 'json' | 'yaml';
 export const FORMATS: readonly InputFormat[] = ['ssz', 'ssz_snappy', 'json', 'yaml'];
 
-/** `on`: always draw; `off`: never; `auto`: when stderr is a TTY and the input is large. */
-export type ProgressMode = 'auto' | 'on' | 'off';
+export type { ProgressMode } from './progress.js';
 
 export interface InputOptions {
   readonly format?: string;
@@ -43,48 +50,21 @@ export interface LoadedValue {
   readonly bytes: Uint8Array | null;
 }
 
-const READ_CHUNK = 4 * 1024 * 1024;
+/** Format detection and the text checks look at this many leading bytes, never more. */
+const HEAD_BYTES = 64 * 1024;
 
-function progressFor(io: CliIo, mode: ProgressMode, size: number): Progress {
-  const on = mode === 'on' || (mode === 'auto' && io.stderrIsTTY && size >= PROGRESS_THRESHOLD);
-  return new Progress((t) => io.writeErr(t), on);
-}
-
-/** All bytes of `path` (`-`: stdin), with a progress bar for large files. */
+/** All bytes of `path` (`-`: stdin), read once, and its progress bar. */
 export async function readInput(path: string, io: CliIo, mode: ProgressMode): Promise<{ data: Uint8Array; progress: Progress }> {
-  if (path === '-') {
-    const data = await io.readStdin();
-    return { data, progress: progressFor(io, mode, data.length) };
-  }
-  const full = resolve(io.cwd, path);
+  const src = await openSource(path, io, mode);
   try {
-    const info = await stat(full);
-    if (info.isDirectory()) throw new CliError(`cannot read ${path}: it is a directory`);
-    const progress = progressFor(io, mode, info.size);
-    const handle = await open(full, 'r');
-    try {
-      const data = new Uint8Array(info.size);
-      let done = 0;
-      while (done < data.length) {
-        const { bytesRead } = await handle.read(data, done, Math.min(READ_CHUNK, data.length - done), done);
-        if (bytesRead === 0) break;
-        done += bytesRead;
-        progress.update(`reading ${path}`, done, data.length);
-      }
-      return { data: done === data.length ? data : data.subarray(0, done), progress };
-    } finally {
-      await handle.close();
-    }
-  } catch (e) {
-    if (e instanceof CliError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new CliError(`cannot read ${path}: ${why}`);
+    return { data: await src.readAll(), progress: src.progress };
+  } finally {
+    src.close();
   }
 }
 
-/** The format named by `override`, else by the file extension, else by the content. */
-export function detectFormat(path: string, data: Uint8Array, override?: string): InputFormat {
+/** The format named by `override`, else by the file extension, else by the input's first bytes. */
+export function detectFormat(path: string, head: Uint8Array, override?: string): InputFormat {
   if (override !== undefined) {
     const f = override === 'snappy' ? 'ssz_snappy' : override === 'yml' ? 'yaml' : override;
     if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`unknown input format "${override}" (use ${FORMATS.join(', ')})`);
@@ -95,33 +75,43 @@ export function detectFormat(path: string, data: Uint8Array, override?: string):
   if (ext === '.ssz_snappy' || ext === '.snappy') return 'ssz_snappy';
   if (ext === '.json') return 'json';
   if (ext === '.yaml' || ext === '.yml') return 'yaml';
-  if (isFramed(data)) return 'ssz_snappy';
-  if (looksLikeJson(data)) return 'json';
+  if (isFramed(head)) return 'ssz_snappy';
+  if (textFault(head) === null && /^[\t\n\r ]*[{[]/.test(new TextDecoder().decode(head.subarray(0, 256)))) return 'json';
   return 'ssz';
 }
 
-/** Text starting with `{` or `[` (after whitespace) that parses as JSON. */
-function looksLikeJson(data: Uint8Array): boolean {
-  let i = 0;
-  while (i < data.length && (data[i] === 0x20 || data[i] === 0x0a || data[i] === 0x0d || data[i] === 0x09)) i++;
-  if (data[i] !== 0x7b && data[i] !== 0x5b) return false;
+/**
+ * Why `head` (the first bytes of an input) cannot begin a text value: not
+ * UTF-8, or a control character JSON and YAML never hold outside strings
+ * (NUL, …); null when it can. A multi-byte character cut off at the end of
+ * the head is fine.
+ */
+function textFault(head: Uint8Array): string | null {
   try {
-    JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(data));
-    return true;
+    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
   } catch {
-    return false;
+    return 'not UTF-8 text';
   }
+  for (let i = 0; i < head.length; i++) {
+    const b = head[i] as number;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return `not text: control byte 0x${b.toString(16).padStart(2, '0')} at byte ${i}`;
+  }
+  return null;
 }
 
-/** The SSZ bytes of a (possibly snappy) binary input. */
-export function sszBytes(data: Uint8Array, format: 'ssz' | 'ssz_snappy', source: string, progress: Progress): Uint8Array {
-  if (format === 'ssz') return data;
-  try {
-    if (isFramed(data)) return decodeFramed(data, (done) => progress.update(`decompressing ${source}`, done, data.length));
-    return progress.phase(`decompressing ${source}`, () => decodeBlock(data));
-  } catch (e) {
-    if (e instanceof CliError) throw new CliError(`${source}: ${e.message}`);
-    throw e;
+/** Checks a JSON or YAML input before it is read whole: text, small enough to be one string, and (JSON) an object or array. */
+function checkText(src: InputSource, format: 'json' | 'yaml'): void {
+  // A UTF-8 text of n bytes decodes to at most n UTF-16 units: a string holds at most this many.
+  const most = bufferConstants.MAX_STRING_LENGTH;
+  if (src.size > most) throw new CliError(`${src.name}: ${src.size} bytes is too large for ${format === 'json' ? 'JSON' : 'YAML'} text here (at most ${most} bytes: Node's longest string)`);
+  const head = src.readAt(0, HEAD_BYTES);
+  const fault = textFault(head);
+  if (fault !== null) throw new CliError(`${src.name}: ${fault} (use --format ssz for binary input)`);
+  if (format === 'json') {
+    const first = /[^\t\n\r ]/.exec(new TextDecoder().decode(head.subarray(0, 1024)));
+    if (first !== null && first[0] !== '{' && first[0] !== '[') {
+      throw new CliError(`${src.name}: invalid JSON: a value of a consensus type is an object, but the text starts with ${JSON.stringify(first[0])}`);
+    }
   }
 }
 
@@ -162,69 +152,48 @@ function unwrapEnvelope(json: unknown, type: NamedType): unknown {
 }
 
 /**
- * When bytes that fail to decode as `type` do decode as the same type of the
- * other preset, the likely mistake is the preset: say so. Only runs after a
- * failure, so a correct input never pays for it.
- */
-export function presetHint(type: NamedType, bytes: Uint8Array): string {
-  const other = type.preset === 'mainnet' ? 'minimal' : 'mainnet';
-  try {
-    resolveType(type.name, other).type.deserialize(bytes);
-    return ` (it decodes as ${type.name} with --preset ${other})`;
-  } catch {
-    return '';
-  }
-}
-
-/** What the byte offsets in errors count, for an input of `format`. */
-export function offsetNote(format: InputFormat): string {
-  return format === 'ssz_snappy' ? ' of the decompressed SSZ' : '';
-}
-
-/**
- * Reads `path` and decodes it as a value of `type`. With `decode` false,
- * SSZ input is only read (and decompressed): whoever uses the bytes
- * validates them (`deserializeToView` does).
+ * Reads `path` and decodes it as a value of `type`. Binary input is checked
+ * (size, layout) before it is read whole and decoded without a copy; with
+ * `decode` false it is only checked and read (and decompressed): whoever
+ * uses the bytes validates the rest (`deserializeToView` does).
  */
 export async function loadValue(type: NamedType, path: string, io: CliIo, options: InputOptions, decode = true): Promise<LoadedValue> {
-  const source = path === '-' ? 'stdin' : path;
-  const { data, progress } = await readInput(path, io, options.progress);
-  const format = detectFormat(path, data, options.format);
+  const src = await openSource(path, io, options.progress);
+  const { name: source, progress } = src;
   try {
-    let value: unknown;
-    let bytes: Uint8Array | null = null;
+    const format = detectFormat(path, src.readAt(0, HEAD_BYTES), options.format);
     if (format === 'ssz' || format === 'ssz_snappy') {
-      const ssz = sszBytes(data, format, source, progress);
-      bytes = ssz;
-      const note = offsetNote(format);
+      const bytes = await loadSszBytes(type, src, format);
+      if (!decode) return { value: undefined, format, source, progress, bytes };
       try {
-        if (!decode) return { value: undefined, format, source, progress, bytes };
-        value = progress.phase(`decoding ${source}`, () => type.type.deserialize(ssz));
+        // The bytes were read for this decode alone: the value may view them (no copy of the input).
+        const value = progress.phase(`decoding ${source}`, () => type.type.deserialize(bytes, { copy: false }));
+        return { value, format, source, progress, bytes };
       } catch (e) {
-        if (e instanceof SszError) throw new CliError(describeSszError(e, source, note) + presetHint(type, ssz));
-        throw e;
-      }
-    } else {
-      const text = decodeText(data, source);
-      let json: unknown;
-      if (format === 'json') json = progress.phase(`parsing ${source}`, () => parseJson(text, source));
-      else {
-        try {
-          json = parseYaml(text, { intAsBigInt: true });
-        } catch (e) {
-          if (e instanceof YAMLParseError) throw new CliError(`${source}: invalid YAML: ${e.message.split('\n')[0]}`);
-          throw e;
-        }
-      }
-      try {
-        value = type.type.fromJson(unwrapEnvelope(json, type));
-      } catch (e) {
-        if (e instanceof SszError) throw new CliError(describeSszError(e, source));
+        if (e instanceof SszError) throw new CliError(describeSszError(e, source, offsetNote(format)));
         throw e;
       }
     }
-    return { value, format, source, progress, bytes };
+    checkText(src, format);
+    const text = decodeText(await src.readAll(), source);
+    let json: unknown;
+    if (format === 'json') json = progress.phase(`parsing ${source}`, () => parseJson(text, source));
+    else {
+      try {
+        json = progress.phase(`parsing ${source}`, () => readYaml(text));
+      } catch (e) {
+        if (e instanceof YAMLParseError) throw new CliError(`${source}: invalid YAML: ${e.message.split('\n')[0]}`);
+        throw e;
+      }
+    }
+    try {
+      return { value: type.type.fromJson(unwrapEnvelope(json, type)), format, source, progress, bytes: null };
+    } catch (e) {
+      if (e instanceof SszError) throw new CliError(describeSszError(e, source));
+      throw e;
+    }
   } finally {
+    src.close();
     progress.clear();
   }
 }

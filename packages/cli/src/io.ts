@@ -9,8 +9,12 @@ export interface CliIo {
   writeOut(data: string | Uint8Array): void;
   /** Standard error: messages and the progress bar. */
   writeErr(text: string): void;
-  /** All of standard input. */
-  readStdin(): Promise<Uint8Array>;
+  /**
+   * All of standard input — or, when it holds more than `maxBytes`, at least
+   * `maxBytes + 1` bytes of it (reading may stop there: the caller refuses
+   * the input as too large).
+   */
+  readStdin(maxBytes: number): Promise<Uint8Array>;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   /** Relative file names resolve against this. */

@@ -16,6 +16,7 @@ import { typesCommand } from './commands/types.js';
 import { makeContext, type Context } from './context.js';
 import { CliError, EXIT_ERROR, EXIT_OK, UsageError, describeError } from './errors.js';
 import type { CliIo } from './io.js';
+import { cliVersion } from './version.js';
 
 export const USAGE = 'usage: ssztree <root|decode|encode|proof|verify-proof|diff|types> [options] (ssztree --help for details)';
 
@@ -44,13 +45,14 @@ options:
                              (default: on for inputs over 16 MB on a terminal)
   --debug                    stack traces on errors
   -h, --help                 this text
+  -v, --version              the version of ssztree
 
 exit codes: 0 success, 1 diff found differences / proof invalid, 2 error`;
 
 const SPEC: OptionSpec = {
-  flags: ['json', 'yaml', 'snappy', 'progress', 'no-progress', 'debug', 'help'],
+  flags: ['json', 'yaml', 'snappy', 'progress', 'no-progress', 'debug', 'help', 'version'],
   values: ['preset', 'format', 'output', 'root', 'limit', 'fork'],
-  short: { o: 'output', h: 'help' },
+  short: { o: 'output', h: 'help', v: 'version' },
 };
 
 /** Options each command accepts besides the shared ones. */
@@ -80,6 +82,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.writeOut(`${HELP}\n`);
       return EXIT_OK;
     }
+    if (args.flags.has('version')) {
+      io.writeOut(`${cliVersion()}\n`);
+      return EXIT_OK;
+    }
     if (name === undefined) throw new UsageError('missing command');
     const command = COMMANDS[name];
     if (command === undefined) throw new UsageError(`unknown command "${name}"`);
@@ -88,7 +94,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     }
     return await command.run(makeContext(io, { ...args, positionals: rest }));
   } catch (e) {
-    io.writeErr(`ssztree: ${oneLine(describeError(e))}\n`);
+    io.writeErr(`ssztree: ${oneLine(describeError(e, debug))}\n`);
     if (e instanceof CliError && e.usage) io.writeErr(`${USAGE}\n`);
     if (debug && e instanceof Error && e.stack !== undefined) io.writeErr(`${e.stack}\n`);
     return EXIT_ERROR;

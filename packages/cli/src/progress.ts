@@ -10,6 +10,9 @@
  * @module
  */
 
+/** `on`: always draw; `off`: never; `auto`: when stderr is a TTY and the input is large. */
+export type ProgressMode = 'auto' | 'on' | 'off';
+
 /** Inputs smaller than this finish quickly enough not to need a bar. */
 export const PROGRESS_THRESHOLD = 16 * 1024 * 1024;
 const WIDTH = 30;

@@ -1,8 +1,9 @@
 /**
  * Snappy, as consensus clients store and serve SSZ: the raw *block* format
- * (what the spec test vectors' `serialized.ssz_snappy` hold) and the
- * *framing* format (stream identifier, then compressed / uncompressed chunks
- * each carrying the masked CRC-32C of its uncompressed bytes).
+ * (what the spec test vectors' `serialized.ssz_snappy` hold), and the
+ * encoder of the *framing* format (stream identifier, then compressed /
+ * uncompressed chunks each carrying the masked CRC-32C of its uncompressed
+ * bytes), whose decoder is `snappyFrames.ts`.
  *
  * Invariant: decoding never reads or writes out of bounds, never allocates
  * more than the input can expand to (a block's declared length is checked
@@ -18,7 +19,7 @@ import { CliError } from './errors.js';
 /** The framing format's stream identifier chunk: type 0xff, length 6, "sNaPpY". */
 export const STREAM_IDENTIFIER = Uint8Array.of(0xff, 0x06, 0x00, 0x00, 0x73, 0x4e, 0x61, 0x50, 0x70, 0x59);
 /** A framed chunk holds at most 64 KiB of uncompressed data. */
-const MAX_FRAME_DATA = 65536;
+export const MAX_FRAME_DATA = 65536;
 /** The most output one compressed byte can produce: a 3-byte copy of 64 bytes (rounded up). */
 const MAX_EXPANSION = 22;
 
@@ -28,15 +29,17 @@ export function isFramed(data: Uint8Array): boolean {
   return true;
 }
 
-function fail(what: string, offset: number): never {
+export function fail(what: string, offset: number): never {
   throw new CliError(`bad snappy data: ${what}, compressed byte offset ${offset}`);
 }
 
 /**
- * Decodes one raw snappy block `data[start, end)`. `base` is added to
- * offsets in errors (the block's position in a framed stream).
+ * The uncompressed length a raw block `data[start, end)` declares, and where
+ * its tags begin, checked against `maxLength` and against the most its
+ * compressed bytes can produce. Reads only the preamble (at most 5 bytes),
+ * so a block's size is known before anything is allocated for it.
  */
-export function decodeBlock(data: Uint8Array, start = 0, end = data.length, maxLength = Infinity, base = 0): Uint8Array {
+export function blockLength(data: Uint8Array, start = 0, end = data.length, maxLength = Infinity, base = 0): { length: number; tags: number } {
   // Preamble: the uncompressed length as a little-endian varint of at most 5 bytes (< 2^32).
   let pos = start;
   let length = 0;
@@ -49,8 +52,26 @@ export function decodeBlock(data: Uint8Array, start = 0, end = data.length, maxL
   }
   if (length > 0xffffffff) fail(`declared length ${length} is not below 2^32`, base + start);
   if (length > maxLength) fail(`declared length ${length} exceeds the ${maxLength} bytes allowed here`, base + start);
-  if (length > (end - pos) * MAX_EXPANSION) fail(`declared length ${length} is more than ${end - pos} compressed bytes can hold`, base + start);
-  const out = new Uint8Array(length);
+  return { length, tags: pos };
+}
+
+/** Fails unless `length` bytes can come out of `compressed` bytes of tags. */
+export function checkExpansion(length: number, compressed: number, at: number): void {
+  if (length > compressed * MAX_EXPANSION) fail(`declared length ${length} is more than ${compressed} compressed bytes can hold`, at);
+}
+
+/**
+ * Decodes one raw snappy block `data[start, end)`. `base` is added to
+ * offsets in errors (the block's position in a framed stream). With `into`,
+ * the bytes are written there from `intoOffset` (which must have room for
+ * them) and that part of `into` is returned; else a new array.
+ */
+export function decodeBlock(data: Uint8Array, start = 0, end = data.length, maxLength = Infinity, base = 0, into?: Uint8Array, intoOffset = 0): Uint8Array {
+  const { length, tags } = blockLength(data, start, end, maxLength, base);
+  let pos = tags;
+  checkExpansion(length, end - pos, base + start);
+  const out = into === undefined ? new Uint8Array(length) : into.subarray(intoOffset, intoOffset + length);
+  if (out.length !== length) fail(`declared length ${length} does not fit the ${out.length} bytes expected here`, base + start);
   let o = 0;
   while (pos < end) {
     const tagAt = pos;
@@ -100,44 +121,6 @@ export function decodeBlock(data: Uint8Array, start = 0, end = data.length, maxL
   }
   if (o !== length) fail(`the block ends after ${o} of its declared ${length} bytes`, base + end);
   return out;
-}
-
-/** Decodes a framing-format stream; `onProgress(done)` gets the compressed bytes consumed so far. */
-export function decodeFramed(data: Uint8Array, onProgress?: (done: number) => void): Uint8Array {
-  if (!isFramed(data)) fail('no stream identifier at the start', 0);
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  let pos = 0;
-  while (pos < data.length) {
-    const at = pos;
-    if (pos + 4 > data.length) fail('a chunk header is cut off', at);
-    const type = data[pos] as number;
-    const len = (data[pos + 1] as number) | ((data[pos + 2] as number) << 8) | ((data[pos + 3] as number) << 16);
-    pos += 4;
-    if (len > data.length - pos) fail(`a chunk of ${len} bytes runs past the end of the input`, at);
-    const body = pos;
-    pos += len;
-    if (type === 0xff) {
-      if (len !== 6 || !isFramed(data.subarray(at, at + 10))) fail('a malformed stream identifier', at);
-    } else if (type === 0x00 || type === 0x01) {
-      if (len < 4) fail(`a data chunk of ${len} bytes has no room for its checksum`, at);
-      const crc = ((data[body] as number) | ((data[body + 1] as number) << 8) | ((data[body + 2] as number) << 16)) + (data[body + 3] as number) * 2 ** 24;
-      let chunk: Uint8Array;
-      if (type === 0x00) chunk = decodeBlock(data, body + 4, pos, MAX_FRAME_DATA, 0);
-      else {
-        if (len - 4 > MAX_FRAME_DATA) fail(`an uncompressed chunk of ${len - 4} bytes exceeds 65536`, at);
-        chunk = data.subarray(body + 4, pos);
-      }
-      if (maskedCrc32c(chunk) !== crc) fail('checksum mismatch (masked CRC-32C) in a data chunk', at);
-      parts.push(chunk);
-      total += chunk.length;
-    } else if (type >= 0x02 && type <= 0x7f) {
-      fail(`reserved unskippable chunk type 0x${type.toString(16).padStart(2, '0')}`, at);
-    }
-    // 0x80..0xfe: padding and reserved skippable chunks carry nothing.
-    onProgress?.(pos);
-  }
-  return concat(parts, total);
 }
 
 /** The raw block format of `data` (snappyjs's compressor). */

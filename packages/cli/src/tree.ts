@@ -24,7 +24,10 @@ export function buildTree(named: NamedType, input: LoadedValue, label: string): 
     try {
       view = bytes !== null ? type.deserializeToView(bytes) : type.toView(input.value);
     } catch (e) {
-      if (e instanceof SszError) throw new CliError(describeSszError(e, input.source, offsetNote(input.format)) + (bytes !== null ? presetHint(named, bytes) : ''));
+      if (e instanceof SszError) {
+        const hint = bytes !== null ? presetHint(named, bytes.length, (s, e) => bytes.subarray(s, e)) : '';
+        throw new CliError(describeSszError(e, input.source, offsetNote(input.format)) + hint);
+      }
       throw e;
     }
     const tree = view.commit();

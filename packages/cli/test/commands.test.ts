@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { toHex, type SszType } from '@ssztree/types';
 import { mainnet, minimal } from '@ssztree/types/consensus';
-import { decodeFramed, encodeFramed } from '../src/index.js';
+import { decodeFramed, encodeFramed, main } from '../src/index.js';
 import { readBytes, readRoot, readYaml, run, specTestsDir, tempDir } from './helpers.js';
 
 const CONTAINERS = ['Validator', 'Attestation', 'BeaconBlock', 'SignedBeaconBlock', 'BeaconState'] as const;
@@ -217,12 +217,15 @@ describe('diff', () => {
 describe('errors: one line, type path and byte offset, exit 2', () => {
   const T = 'phase0.BeaconState';
 
-  it('a truncated state', async () => {
+  it('a truncated state: its size against the least a state takes, before it is read', async () => {
     const bytes = readBytes(join(caseDir('BeaconState'), 'serialized.ssz'));
     const r = await run(['root', T, tmp.write('short.ssz', bytes.subarray(0, 1000)), ...M]);
     expect(r.code).toBe(2);
     expect(r.out).toBe('');
-    expect(r.err).toMatch(/^ssztree: .*short\.ssz: .* \(SHORT_INPUT\) at BeaconState, byte offset \d+\n$/);
+    expect(r.err).toBe(`ssztree: ${join(tmp.dir, 'short.ssz')}: 1000 bytes, but a phase0.BeaconState is at least ${minimal.phase0.BeaconState.minSize} bytes\n`);
+    // Cut inside its variable part: the layout check names the field, as the decoder would.
+    const cut = await run(['root', T, tmp.write('cut.ssz', bytes.subarray(0, bytes.length - 5)), ...M]);
+    expect(cut.err).toMatch(/^ssztree: .*cut\.ssz: .* \((BAD_SIZE|BAD_OFFSET|SHORT_INPUT|BAD_BITS)\) at BeaconState\.\w+.*, byte offset \d+\n$/);
   });
 
   it('a bad first offset, and a bitlist without its delimiter deep inside, in framed snappy (offsets count decompressed bytes)', async () => {
@@ -270,9 +273,14 @@ describe('errors: one line, type path and byte offset, exit 2', () => {
     const b = await run(['root', 'phase0.Checkpoint', tmp.write('broken.json', '{"epoch":')]);
     expect(b.err).toMatch(/^ssztree: .*broken\.json: invalid JSON: /);
     // JSON.parse quotes the input in its message, newlines included: still one line.
-    const nl = await run(['root', 'phase0.Checkpoint', tmp.write('nl.json', '\u0000\n  {"epoch":"1"}')]);
+    const nl = await run(['root', 'phase0.Checkpoint', tmp.write('nl.json', '{"epoch":\n  x}')]);
     expect(nl.err).toMatch(/^ssztree: .*nl\.json: invalid JSON: .*\\n.*\n$/);
     expect(nl.err.split('\n')).toHaveLength(2);
+    // Binary bytes, or a text that is no JSON object, fail on their first bytes.
+    const nul = await run(['root', 'phase0.Checkpoint', tmp.write('nul.json', '\u0000\n  {"epoch":"1"}')]);
+    expect(nul.err).toBe(`ssztree: ${join(tmp.dir, 'nul.json')}: not text: control byte 0x00 at byte 0 (use --format ssz for binary input)\n`);
+    const word = await run(['root', 'phase0.Checkpoint', tmp.write('word.json', 'hello')]);
+    expect(word.err).toMatch(/word\.json: invalid JSON: a value of a consensus type is an object, but the text starts with "h"\n$/);
     const c = await run(['root', 'phase0.Checkpoint', tmp.write('big.json', `{"epoch":18446744073709551615,"root":"0x${'00'.repeat(32)}"}`)]);
     expect(c.err).toMatch(/above 2\^53 and would be rounded; write it as a decimal string\n$/);
   });
@@ -301,8 +309,32 @@ describe('errors: one line, type path and byte offset, exit 2', () => {
   it('--debug adds the stack', async () => {
     const r = await run(['root', 'phase0.Fork', tmp.write('fork.ssz', new Uint8Array(3)), '--debug']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/^ssztree: .*\(SHORT_INPUT\)|BAD_SIZE/);
+    expect(r.err).toMatch(/^ssztree: .*fork\.ssz: 3 bytes, but a phase0\.Fork is always 16 bytes\n/);
     expect(r.err).toMatch(/\n\s+at /);
+  });
+
+  it('an internal error points to --debug, and under --debug gives the stack instead of the pointer', async () => {
+    // A real fault outside the library: the output stream fails.
+    const failing = (argv: string[]) => {
+      let err = '';
+      return main(argv, {
+        writeOut: () => {
+          throw new Error('EIO: i/o error, write');
+        },
+        writeErr: (t) => void (err += t),
+        readStdin: async () => new Uint8Array(0),
+        stdoutIsTTY: false,
+        stderrIsTTY: false,
+        cwd: process.cwd(),
+      }).then((code) => ({ code, err }));
+    };
+    const plain = await failing(['types']);
+    expect(plain).toEqual({ code: 2, err: 'ssztree: internal error: Error: EIO: i/o error, write (run with --debug for the stack)\n' });
+    const debug = await failing(['types', '--debug']);
+    expect(debug.code).toBe(2);
+    expect(debug.err.split('\n')[0]).toBe('ssztree: internal error: Error: EIO: i/o error, write');
+    expect(debug.err).not.toMatch(/--debug/);
+    expect(debug.err).toMatch(/\n\s+at /);
   });
 
   it('encode refuses to write binary to a terminal', async () => {
@@ -362,11 +394,14 @@ describe('stdin, formats, progress, types', () => {
   it('the preset changes the type: a minimal state does not decode as mainnet', async () => {
     const r = await run(['root', 'phase0.BeaconState', join(caseDir('BeaconState'), 'serialized.ssz')]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/at BeaconState, byte offset \d+ \(it decodes as phase0.BeaconState with --preset minimal\)\n$/);
+    expect(r.err).toMatch(/: \d+ bytes, but a phase0\.BeaconState is at least \d+ bytes \(its size and layout fit phase0.BeaconState with --preset minimal\)\n$/);
     // The tree path (proof) gives the same hint; a file that fits neither preset gets none.
     const p = await run(['proof', 'phase0.BeaconState', join(caseDir('BeaconState'), 'serialized.ssz'), 'slot']);
-    expect(p.err).toMatch(/\(it decodes as phase0.BeaconState with --preset minimal\)\n$/);
+    expect(p.err).toMatch(/\(its size and layout fit phase0.BeaconState with --preset minimal\)\n$/);
     const neither = await run(['root', 'phase0.BeaconState', tmp.write('tiny.ssz', new Uint8Array(10))]);
-    expect(neither.err).toMatch(/byte offset \d+\n$/);
+    expect(neither.err).toMatch(/is at least \d+ bytes\n$/);
+    // Zeros of a minimal state's least size: refused on the first offset, and no hint (they fit mainnet's size bounds no better).
+    const zeros = await run(['root', 'phase0.BeaconState', tmp.write('zeros.ssz', new Uint8Array(minimal.phase0.BeaconState.minSize)), '--preset', 'minimal']);
+    expect(zeros.err).toMatch(/\(BAD_OFFSET\) at BeaconState\.historical_roots, byte offset \d+\n$/);
   });
 });

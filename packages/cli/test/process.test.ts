@@ -3,9 +3,11 @@
  * stderr lines and exit codes as a shell sees them.
  */
 import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mainnet } from '@ssztree/types/consensus';
 import { readBytes, readRoot, specTestsDir, tempDir } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -23,6 +25,37 @@ beforeAll(() => {
 afterAll(() => tmp.remove());
 
 describe('ssztree as a process', () => {
+  it('--version and -v print the package\'s version', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) expect(ssztree([flag])).toMatchObject({ code: 0, out: `${manifest.version}\n`, err: '' });
+  });
+
+  it('a failing output (a full disk) is one line and exit 2, not a stack', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--conditions=source', BIN, 'types'], { stdio: ['ignore', full, 'pipe'] });
+      expect([r.status, r.stderr.toString('utf8')]).toEqual([2, 'ssztree: cannot write the output: ENOSPC: no space left on device, write\n']);
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  it('proof of a path past a list\'s length: exit 2, one line naming the path and the length; below it, a proof', () => {
+    const S = mainnet.electra.BeaconState;
+    const value = S.defaultValue();
+    value.validators = [0, 1, 2].map(() => mainnet.electra.Validator.defaultValue());
+    value.balances = BigUint64Array.from([1n, 2n, 3n]);
+    const file = tmp.write('three.ssz', S.serialize(value));
+    for (const path of [['validators', '3', 'slashed'], ['validators', '3'], ['balances', '3'], ['balances', '5']]) {
+      const r = ssztree(['proof', 'electra.BeaconState', file, ...path]);
+      expect([r.code, r.out]).toEqual([2, '']);
+      expect(r.err).toBe(`ssztree: ${file}: index ${path[1]} is past the list's length 3: nothing there to prove (prove its 'length' to show the element is absent) (BAD_PATH) at BeaconState.${path[0]}\n`);
+    }
+    const ok = ssztree(['proof', 'electra.BeaconState', file, 'validators', '2', 'slashed']);
+    expect([ok.code, ok.err]).toEqual([0, '']);
+    expect(JSON.parse(ok.out).paths).toEqual([['validators', 2, 'slashed']]);
+  });
+
   it('root prints the root and exits 0', () => {
     const r = ssztree(['root', 'phase0.BeaconState', join(dir, 'case_2/serialized.ssz'), '--preset', 'minimal']);
     expect([r.code, r.out, r.err]).toEqual([0, `${readRoot(join(dir, 'case_2/roots.yaml'))}\n`, '']);

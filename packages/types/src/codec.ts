@@ -26,7 +26,7 @@
  * @module
  */
 import type { NodeId, NodeStore, Tree } from '@ssztree/core';
-import { SszError, withPath } from './errors.js';
+import { describeArg, SszError, withPath } from './errors.js';
 import type { Json } from './json.js';
 
 /** The public interface of every schema. */
@@ -45,8 +45,17 @@ export interface Type<V> {
   serialize(value: V): Uint8Array;
   /** Writes the serialization into `buffer` at `offset`; returns the end offset. */
   serializeInto(value: V, buffer: Uint8Array, offset: number): number;
-  /** Strict decode: malformed bytes throw `SszError` with a code, the type path and the byte offset. */
-  deserialize(bytes: Uint8Array): V;
+  /**
+   * Strict decode: malformed bytes throw `SszError` with a code, the type
+   * path and the byte offset. `{ copy: false }` decodes without copying the
+   * input (see `DeserializeOptions`).
+   */
+  deserialize(bytes: Uint8Array, options?: DeserializeOptions): V;
+  /**
+   * Checks the layout of a serialization of `size` bytes while reading only
+   * the few bytes that takes, through `read` (see `SszCodec.checkLayout`).
+   */
+  checkLayout(size: number, read: ByteReader): void;
   /** The 32-byte `hash_tree_root` of `value`, computed from the value (no tree is kept). */
   hashTreeRoot(value: V): Uint8Array;
   /** The type's default (all-zero) value: zeros, empty lists, default fields. */
@@ -69,6 +78,21 @@ export interface Type<V> {
 
 /** The value type a schema describes: `ValueOf<typeof Validator>`. */
 export type ValueOf<T extends { defaultValue(): unknown }> = ReturnType<T['defaultValue']>;
+
+/** How `deserialize` treats its input. */
+export interface DeserializeOptions {
+  /**
+   * `true` (the default): the value shares nothing with the input. `false`:
+   * no copy of the input is made, and byte fields of the value (byte
+   * vectors, byte lists) view the input's memory — for callers that own the
+   * bytes and leave them unchanged while the value lives (a file read for
+   * this decode only), saving one copy of the whole input.
+   */
+  readonly copy?: boolean;
+}
+
+/** Bytes `[start, end)` of a serialization, for `checkLayout` (a file read at an offset, or a subarray). */
+export type ByteReader = (start: number, end: number) => Uint8Array;
 
 /** The codec half of every schema (see the module comment); every schema is an `SszType`, which extends it. */
 export abstract class SszCodec<V> {
@@ -188,10 +212,10 @@ export abstract class SszCodec<V> {
     }
   }
 
-  deserialize(bytes: Uint8Array): V {
+  deserialize(bytes: Uint8Array, options?: DeserializeOptions): V {
     try {
       if (!(bytes instanceof Uint8Array)) throw new SszError('INVALID_VALUE', 'deserialize expects a Uint8Array');
-      const data = this._viewsInput ? bytes.slice() : bytes;
+      const data = this._viewsInput && options?.copy !== false ? bytes.slice() : bytes;
       return this._decode(data, new DataView(data.buffer, data.byteOffset, data.byteLength), 0, data.length);
     } catch (e) {
       throw withPath(e, this.typeName);
@@ -255,6 +279,35 @@ export abstract class SszCodec<V> {
     } catch (e) {
       throw withPath(e, this.typeName);
     }
+  }
+
+  /**
+   * Checks what a serialization of `size` bytes can be checked for without
+   * its bulk, reading only the bytes that takes through `read`: a fixed
+   * size; each variable-size container's offset table (read from its fixed
+   * part); the element counts lists imply (against their limits, and whole
+   * elements); a bitlist's delimiter byte; a union's selector. It throws the
+   * `SszError` `deserialize` would for such a fault — same code, type path
+   * and byte offset — though where an input has several faults the two may
+   * name different ones first. Bytes that pass can still hold bad values
+   * (a boolean of 2, set padding bits): `deserialize` checks those.
+   *
+   * For inputs too large to read whole just to be told they are wrong: a
+   * file of zeros given as a BeaconState fails here on its first offset,
+   * after reading the state's fixed part, not the file.
+   */
+  checkLayout(size: number, read: ByteReader): void {
+    try {
+      if (!Number.isSafeInteger(size) || size < 0) throw new SszError('INVALID_VALUE', `checkLayout expects a size in bytes, got ${describeArg(size)}`);
+      this._checkLayout(read, 0, size);
+    } catch (e) {
+      throw withPath(e, this.typeName);
+    }
+  }
+
+  /** @internal The layout checks of `[start, end)` (`checkLayout`); fixed-size types check their size, variable ones override. */
+  _checkLayout(_read: ByteReader, start: number, end: number): void {
+    if (this.fixedSize !== null) this._checkFixed(start, end);
   }
 
   /** @internal Rejects a range whose length is not the fixed size. */

@@ -77,6 +77,19 @@ export class SszError extends Error {
   }
 }
 
+/** An argument as an error message shows it: strings quoted (so `'5'` and `5` read differently), other kinds by name. */
+export function describeArg(arg: unknown): string {
+  if (typeof arg === 'string') return JSON.stringify(arg);
+  if (typeof arg === 'number') return String(arg);
+  if (typeof arg === 'bigint') return `${arg}n`;
+  return arg === null ? 'null' : `a ${typeof arg}`;
+}
+
+/** The message for an index outside a sequence of `length` positions. */
+export function indexOutside(i: unknown, length: number): string {
+  return length === 0 ? `index ${describeArg(i)}: the sequence is empty` : `index ${describeArg(i)} is outside 0..${length - 1}`;
+}
+
 /**
  * Rethrows `error` with `segment` prepended to its path. Anything that is not
  * an SszError (a bug, or a host error such as out-of-memory) is wrapped so no

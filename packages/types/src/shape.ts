@@ -12,16 +12,16 @@
  * cached numbers (plus the key's one-time build per schema).
  * @module
  */
-import type { SszType } from './type.js';
+import type { SszCodec } from './codec.js';
 
 /** Interned shape keys; bounded by the number of distinct SSZ definitions a program builds. */
 const ids = new Map<string, number>();
 /** Per schema object: its interned id (the key is built once, recursively from children's cached keys). */
-const idOf = new WeakMap<SszType<unknown>, number>();
-const keyOf = new WeakMap<SszType<unknown>, string>();
+const idOf = new WeakMap<SszCodec<unknown>, number>();
+const keyOf = new WeakMap<SszCodec<unknown>, string>();
 
 /** The canonical key of `type`'s SSZ definition (cached per schema object). */
-export function shapeKey(type: SszType<unknown>): string {
+export function shapeKey(type: SszCodec<unknown>): string {
   let key = keyOf.get(type);
   if (key === undefined) {
     key = type._shapeKey();
@@ -31,7 +31,7 @@ export function shapeKey(type: SszType<unknown>): string {
 }
 
 /** `shapeKey` interned as a small integer (cached per schema object). */
-export function shapeId(type: SszType<unknown>): number {
+export function shapeId(type: SszCodec<unknown>): number {
   let id = idOf.get(type);
   if (id === undefined) {
     const key = shapeKey(type);
@@ -46,6 +46,6 @@ export function shapeId(type: SszType<unknown>): number {
 }
 
 /** True when `a` and `b` are the same schema object or describe the same SSZ type. */
-export function sameShape(a: SszType<unknown>, b: SszType<unknown>): boolean {
+export function sameShape(a: SszCodec<unknown>, b: SszCodec<unknown>): boolean {
   return a === b || shapeId(a) === shapeId(b);
 }

@@ -34,14 +34,15 @@
  */
 import { defaultStore, type InPlaceWrite, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { SszCodec, type Type, type ValueOf } from './codec.js';
-import { SszError, withPath } from './errors.js';
+import { describeArg, SszError, withPath } from './errors.js';
 import { frozenRootInto, isCacheable } from './frozen/root.js';
+import { sameShape } from './shape.js';
 import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './tree/memory.js';
 import { treeError } from './tree/nodes.js';
 import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, type ViewProof } from './tree/proofs.js';
 import { serializeNode, valueOfNode } from './tree/write.js';
 
-export type { Type, ValueOf } from './codec.js';
+export type { ByteReader, DeserializeOptions, Type, ValueOf } from './codec.js';
 
 /** The schema of each field of a container: any SSZ type. */
 export type Fields = Record<string, SszType<unknown>>;
@@ -73,7 +74,7 @@ export abstract class SszType<V> extends SszCodec<V> implements Type<V> {
 
   /** @internal One step of a proof path below this type; types without inner positions have none. */
   _pathStep(segment: PathSegment): PathStep {
-    throw new SszError('BAD_PATH', `${this.typeName} has no position ${String(segment)}`);
+    throw new SszError('BAD_PATH', `${this.typeName} has no position ${describeArg(segment)}`);
   }
 
   /** The generalized index of a path of field names and indices below this type. */
@@ -85,9 +86,15 @@ export abstract class SszType<V> extends SszCodec<V> implements Type<V> {
   createProof(source: TreeView<V> | Tree, paths: readonly Path[]): ViewProof {
     // The view is committed only once every path is known to exist (tree/proofs.ts).
     return createProof(this, () => {
-      if (!(source instanceof TreeView)) return source;
-      source._commitNow();
-      return source._tree;
+      if (source instanceof TreeView) {
+        if (source.type !== this && !sameShape(source.type, this)) {
+          throw new SszError('INVALID_VALUE', `createProof needs a view of ${this.typeName}, got a view of ${source.type.typeName}`, -1, this.typeName);
+        }
+        source._commitNow();
+        return source._tree;
+      }
+      if (source instanceof Tree) return source;
+      throw new SszError('INVALID_VALUE', `createProof needs a view of ${this.typeName} or a Tree, got ${describeArg(source)}`, -1, this.typeName);
     }, paths);
   }
 

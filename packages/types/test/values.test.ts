@@ -203,3 +203,33 @@ describe('uint64Number encoding edge cases', () => {
     }
   });
 });
+
+describe('deserialize without a copy ({ copy: false })', () => {
+  const T = container({ root: byteVector(32), data: byteList(100), n: uint64 }, 'T');
+  const value = { root: new Uint8Array(32).fill(7), data: Uint8Array.of(1, 2, 3), n: 9n };
+
+  it('decodes the same value; its byte fields view the input, where the default copies it', () => {
+    const bytes = T.serialize(value);
+    const copied = T.deserialize(bytes);
+    const viewing = T.deserialize(bytes, { copy: false });
+    expect(T.equals(viewing, value)).toBe(true);
+    expect(viewing.root.buffer).toBe(bytes.buffer);
+    expect(copied.root.buffer).not.toBe(bytes.buffer);
+    bytes[0] = 0xee; // root[0]
+    expect([viewing.root[0], copied.root[0]]).toEqual([0xee, 7]);
+  });
+
+  it('rejects bad input exactly as the default does', () => {
+    const bytes = T.serialize(value).subarray(0, 20);
+    const message = (f: () => unknown) => {
+      try {
+        f();
+        return 'decoded';
+      } catch (e) {
+        return (e as SszError).message;
+      }
+    };
+    expect(message(() => T.deserialize(bytes, { copy: false }))).toBe(message(() => T.deserialize(bytes)));
+    expect(message(() => T.deserialize(bytes))).toMatch(/^SHORT_INPUT at T/);
+  });
+});

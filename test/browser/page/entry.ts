@@ -90,6 +90,22 @@ async function poolChecks(): Promise<Record<string, unknown>> {
   const after = poolStats();
   out.failedStart = { same: same(fallback), jobsByWorkers: after.jobsDone - before.jobsDone, liveWorkers: after.liveWorkers };
   configureWorkerUrl(undefined);
+
+  // An engine without Atomics.waitAsync: async callers hash on the main thread instead of throwing.
+  configureThreads(2);
+  const atomics = Atomics as { waitAsync?: unknown };
+  const waitAsync = atomics.waitAsync;
+  atomics.waitAsync = undefined;
+  try {
+    const beforeNoWait = poolStats();
+    const noWait = new Uint8Array(32 * n);
+    await hashIntoAsync(input, noWait);
+    out.noWaitAsync = { same: same(noWait), jobsByWorkers: poolStats().jobsDone - beforeNoWait.jobsDone };
+  } catch (e) {
+    out.noWaitAsync = { threw: String(e) };
+  } finally {
+    atomics.waitAsync = waitAsync;
+  }
   configureThreads(0);
   return out;
 }

@@ -1,12 +1,13 @@
 /**
  * `ssztree decode <Type> <file> [--json|--yaml]`: the value in the consensus
- * API's JSON form (the library's `toJson`), as JSON (default) or YAML.
+ * API's JSON form (the library's `toJson`), as JSON (default) or YAML
+ * (`yamlWrite.ts`).
  * @module
  */
-import { stringify } from 'yaml';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { type Context, positionals, typeArg } from '../context.js';
 import { loadValue } from '../input.js';
+import { writeYaml } from '../yamlWrite.js';
 
 export async function decodeCommand(ctx: Context): Promise<number> {
   const [typeName, file] = positionals(ctx, ['<Type>', '<file>']) as [string, string];
@@ -15,7 +16,13 @@ export async function decodeCommand(ctx: Context): Promise<number> {
   const type = typeArg(ctx, typeName);
   const { value, progress } = await loadValue(type, file, ctx.io, ctx.input);
   const json = type.type.toJson(value);
-  const text = flags.has('yaml') ? stringify(json, { lineWidth: 0 }) : `${JSON.stringify(json, null, 2)}\n`;
+  if (flags.has('yaml')) {
+    progress.clear();
+    // Written in pieces as it is built: never the whole text at once.
+    writeYaml(json, (piece) => ctx.io.writeOut(piece));
+    return EXIT_OK;
+  }
+  const text = `${JSON.stringify(json, null, 2)}\n`;
   progress.clear();
   ctx.io.writeOut(text);
   return EXIT_OK;

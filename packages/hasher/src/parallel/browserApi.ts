@@ -64,7 +64,10 @@ export function startWebWorker(init: WorkerInit): NodeWorker | undefined {
       worker.terminate();
       return 0;
     },
-    // Web Workers never keep a page alive.
+    // A page's lifetime is not its event loop's: it does not end while a
+    // promise is pending, so an awaited job needs no hold, and an idle
+    // Web Worker never keeps a page open.
+    ref: () => undefined,
     unref: () => undefined,
     on: (event, listener) => {
       // Browsers report a worker's failure to load or an uncaught error as `error`; there is no `exit` event.

@@ -10,12 +10,13 @@ import { browserCores } from './browserApi.js';
 export interface NodeWorker {
   postMessage(message: unknown): void;
   terminate(): Promise<number>;
+  ref(): void;
   unref(): void;
   on(event: 'error' | 'exit', listener: () => void): void;
 }
 
 export interface NodeWorkerThreads {
-  readonly Worker: new (entry: string | URL, options: { eval?: boolean; workerData: unknown }) => NodeWorker;
+  readonly Worker: new (entry: string | URL, options: { eval?: boolean; workerData: unknown; execArgv?: string[] }) => NodeWorker;
   readonly isMainThread: boolean;
 }
 
@@ -40,4 +41,20 @@ export function nodeWorkerThreads(): NodeWorkerThreads | undefined {
 export function availableCores(): number {
   const os = builtin<{ availableParallelism?: () => number; cpus(): unknown[] }>('os');
   return os?.availableParallelism?.() ?? os?.cpus().length ?? browserCores() ?? 1;
+}
+
+/**
+ * The Node options a worker starts with: the main thread's, less
+ * `--input-type`. Workers inherit `process.execArgv`, and Node refuses to
+ * load a worker's file entry under `--input-type` (ERR_INPUT_TYPE_NOT_ALLOWED),
+ * so a program run as `node --input-type=module -e …` would lose every worker.
+ */
+export function workerExecArgv(): string[] {
+  const argv = (globalThis as { process?: { execArgv?: string[] } }).process?.execArgv ?? [];
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--input-type') i++; // its value is the next argument
+    else if (!argv[i]!.startsWith('--input-type=')) kept.push(argv[i]!);
+  }
+  return kept;
 }

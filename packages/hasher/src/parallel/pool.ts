@@ -15,7 +15,8 @@
  * - A worker that does not finish in time, exits or fails to start is
  *   retired and its share hashed on the main thread: results are the same
  *   bytes in every case. Replacements start lazily on a later call.
- * - Workers are unref'd: the pool never keeps a process alive.
+ * - An idle pool never keeps a process alive; an awaited async job does
+ *   until it is collected (see `workers.ts`).
  * @module
  */
 import type { HasherBackend } from '../backend.js';

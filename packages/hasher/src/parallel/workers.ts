@@ -10,7 +10,13 @@
  *   used again, and its replacement takes a fresh slot.
  * - A worker with a job in flight is `busy` and never handed another, even
  *   when the main thread's own share calls back into the pool.
- * - Workers are unref'd: the pool never keeps a process alive.
+ * - An idle pool never keeps a process alive; an async caller's pending
+ *   work always does. Workers are unref'd while idle; each async wait (a
+ *   job in flight, or a worker's start-up awaited) holds its worker ref'd
+ *   until the wait ends. `Atomics.waitAsync` alone keeps nothing alive in
+ *   Node: without the hold, a process whose only pending work is an awaited
+ *   `hashIntoAsync` would exit mid-await (code 13 as an ES module, silently
+ *   skipping the rest as CommonJS).
  * - In a browser the workers are Web Workers (`browserApi.ts`) and only the
  *   async path uses them: a browser main thread may not block in
  *   `Atomics.wait`, so synchronous callers there stay single-threaded.
@@ -33,7 +39,7 @@ import {
   type WorkerInit,
 } from './protocol.js';
 import { startWebWorker } from './browserApi.js';
-import { availableCores, nodeWorkerThreads, type NodeWorker, type NodeWorkerThreads } from './nodeApi.js';
+import { availableCores, nodeWorkerThreads, workerExecArgv, type NodeWorker, type NodeWorkerThreads } from './nodeApi.js';
 
 /** Slots ever handed out (replacements take fresh slots); the pool degrades gracefully past it. */
 const MAX_SLOTS = 256;
@@ -51,6 +57,8 @@ export interface PoolWorker {
   gen: number;
   input: Uint8Array;
   output: Uint8Array;
+  /** Async waits on this worker in progress; while above zero the worker is ref'd (keeps the process alive). */
+  holds: number;
 }
 
 let requestedThreads: number | undefined;
@@ -141,18 +149,18 @@ function startNodeWorker(threads: NodeWorkerThreads, init: WorkerInit): NodeWork
       // worker registers tsx before importing its entry.
       const entry = JSON.stringify(new URL('./worker.ts', here).href);
       const boot = `import('tsx/esm/api').then((api) => { api.register(); return import(${entry}); })`;
-      return new threads.Worker(boot, { eval: true, workerData: init });
+      return new threads.Worker(boot, { eval: true, workerData: init, execArgv: workerExecArgv() });
     }
     // Built package: the worker is its own entry beside the bundle.
     const entry = new URL(here.endsWith('.cjs') ? './hashWorker.cjs' : './hashWorker.js', here);
-    return new threads.Worker(entry, { workerData: init });
+    return new threads.Worker(entry, { workerData: init, execArgv: workerExecArgv() });
   } catch {
     return undefined;
   }
 }
 
 function track(slot: number, worker: NodeWorker): PoolWorker {
-  const w: PoolWorker = { slot, worker, retired: false, busy: false, gen: 0, input: new Uint8Array(0), output: new Uint8Array(0) };
+  const w: PoolWorker = { slot, worker, retired: false, busy: false, gen: 0, input: new Uint8Array(0), output: new Uint8Array(0), holds: 0 };
   worker.unref();
   worker.on('error', () => retire(w));
   worker.on('exit', () => retire(w));
@@ -200,9 +208,27 @@ export function readyWorkers(backend: string): PoolWorker[] {
   return ready;
 }
 
-/** {@link readyWorkers} for async callers: waits for start-up without blocking (Node and browsers). */
+/**
+ * Runs `wait` with `w` ref'd, so the process stays alive until the wait
+ * ends; the worker is unref'd again once no async wait holds it.
+ */
+async function holding<T>(w: PoolWorker, wait: () => Promise<T>): Promise<T> {
+  if (w.holds++ === 0) w.worker.ref();
+  try {
+    return await wait();
+  } finally {
+    if (--w.holds === 0) w.worker.unref();
+  }
+}
+
+/**
+ * {@link readyWorkers} for async callers: waits for start-up without blocking
+ * (Node and browsers). None in an engine without `Atomics.waitAsync` (not
+ * every browser has it): a result could then only be awaited by polling or
+ * blocking, so async callers there hash on the main thread.
+ */
 export async function readyWorkersAsync(backend: string): Promise<PoolWorker[]> {
-  if (!startWorkers(backend)) return [];
+  if (typeof (Atomics as { waitAsync?: unknown }).waitAsync !== 'function' || !startWorkers(backend)) return [];
   const ctl = control!;
   const ready: PoolWorker[] = [];
   for (const w of [...workers]) {
@@ -210,7 +236,7 @@ export async function readyWorkersAsync(backend: string): Promise<PoolWorker[]> 
     const remaining = bootDeadline - Date.now();
     if (Atomics.load(ctl, at) === 0 && remaining > 0 && !w.retired) {
       const waited = waitAsync(ctl, at, 0, remaining);
-      if (waited.async) await waited.value;
+      if (waited.async) await holding(w, () => waited.value as Promise<string>);
     }
     if (isReady(ctl, w)) ready.push(w);
   }
@@ -264,9 +290,10 @@ function waitForJob(w: PoolWorker, timeoutMs: number): boolean {
   }
 }
 
+/** {@link collect} for async callers: the job in flight keeps the process alive until it is collected. */
 export async function collectAsync(w: PoolWorker, timeoutMs: number): Promise<boolean> {
   try {
-    return await waitForJobAsync(w, timeoutMs);
+    return await holding(w, () => waitForJobAsync(w, timeoutMs));
   } finally {
     w.busy = false;
   }

@@ -14,8 +14,8 @@ import { checkPadding } from '../tree/elements.js';
 import { readChunks, readMixed } from '../tree/nodes.js';
 import { checkTopBits, copyLevel } from '../tree/write.js';
 import { padChunks } from './byteVector.js';
-import { SszType } from '../type.js';
-import { LENGTH_STEP, type PathSegment, type PathStep } from '../tree/proofs.js';
+import { SszType, type ByteReader } from '../type.js';
+import { LENGTH_STEP, packedStep, type PathSegment, type PathStep } from '../tree/proofs.js';
 
 export class BitlistType extends SszType<BitArray> {
   readonly typeName: string;
@@ -44,14 +44,24 @@ export class BitlistType extends SszType<BitArray> {
     return this.decodeBits(data.subarray(start, end), start);
   }
 
-  private decodeBits(bytes: Uint8Array, start: number): BitArray {
-    if (bytes.length === 0) throw new SszError('BAD_BITS', 'a bitlist needs at least its delimiter byte', start);
-    const last = bytes[bytes.length - 1] as number;
-    if (last === 0) throw new SszError('BAD_BITS', 'the last byte holds no delimiter bit', start + bytes.length - 1);
-    const bitLen = 8 * (bytes.length - 1) + (31 - Math.clz32(last));
+  override _checkLayout(read: ByteReader, start: number, end: number): void {
+    this.bitLength(end - start, end > start ? (read(end - 1, end)[0] as number) : 0, start);
+  }
+
+  /** The bit count `size` bytes ending in `last` hold, or the error their delimiter or the limit raises. */
+  private bitLength(size: number, last: number, start: number): number {
+    if (size === 0) throw new SszError('BAD_BITS', 'a bitlist needs at least its delimiter byte', start);
+    if (last === 0) throw new SszError('BAD_BITS', 'the last byte holds no delimiter bit', start + size - 1);
+    const bitLen = 8 * (size - 1) + (31 - Math.clz32(last));
     if (bitLen > this.limit) {
-      throw new SszError('LIMIT_EXCEEDED', `${bitLen} bits exceed the limit of ${this.limit}`, start + bytes.length - 1);
+      throw new SszError('LIMIT_EXCEEDED', `${bitLen} bits exceed the limit of ${this.limit}`, start + size - 1);
     }
+    return bitLen;
+  }
+
+  private decodeBits(bytes: Uint8Array, start: number): BitArray {
+    const last = bytes.length === 0 ? 0 : (bytes[bytes.length - 1] as number);
+    const bitLen = this.bitLength(bytes.length, last, start);
     const out = new Uint8Array(Math.ceil(bitLen / 8));
     out.set(bytes.subarray(0, out.length));
     if (bitLen % 8 !== 0) out[out.length - 1] = last ^ (1 << bitLen % 8);
@@ -101,7 +111,8 @@ export class BitlistType extends SszType<BitArray> {
   }
   override _pathStep(segment: PathSegment): PathStep {
     if (segment === 'length') return LENGTH_STEP;
-    return super._pathStep(segment);
+    // Bit i lives in chunk i / 256 of the contents.
+    return packedStep(segment, this.limit, 256, depthForLimit(this.chunkLimit), true);
   }
   _toNode(value: BitArray, store: NodeStore): NodeId {
     this.check(value, -1);

@@ -11,8 +11,8 @@ import { depthForLimit, merkleizeInto, mixInLengthInto } from '../merkle.js';
 import { checkPadding } from '../tree/elements.js';
 import { readChunks, readMixed } from '../tree/nodes.js';
 import { copyLevel } from '../tree/write.js';
-import { SszType } from '../type.js';
-import { LENGTH_STEP, type PathSegment, type PathStep } from '../tree/proofs.js';
+import { SszType, type ByteReader } from '../type.js';
+import { LENGTH_STEP, packedStep, type PathSegment, type PathStep } from '../tree/proofs.js';
 import { bytesEqual, padChunks } from './byteVector.js';
 
 export class ByteListType extends SszType<Uint8Array> {
@@ -39,10 +39,13 @@ export class ByteListType extends SszType<Uint8Array> {
   }
 
   _decode(data: Uint8Array, _dv: DataView, start: number, end: number): Uint8Array {
+    this._checkLayout(null, start, end);
+    return new Uint8Array(data.buffer, data.byteOffset + start, end - start);
+  }
+  override _checkLayout(_read: ByteReader | null, start: number, end: number): void {
     if (end - start > this.limit) {
       throw new SszError('LIMIT_EXCEEDED', `${end - start} bytes exceed the limit of ${this.limit}`, start + this.limit);
     }
-    return new Uint8Array(data.buffer, data.byteOffset + start, end - start);
   }
 
   private check(value: Uint8Array, offset: number): void {
@@ -73,7 +76,7 @@ export class ByteListType extends SszType<Uint8Array> {
   }
   override _pathStep(segment: PathSegment): PathStep {
     if (segment === 'length') return LENGTH_STEP;
-    return super._pathStep(segment);
+    return packedStep(segment, this.limit, 32, depthForLimit(this.chunkLimit), true);
   }
   _toNode(value: Uint8Array, store: NodeStore): NodeId {
     this.check(value, -1);

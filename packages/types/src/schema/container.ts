@@ -13,7 +13,7 @@
  * @module
  */
 import type { NodeId, NodeStore } from '@ssztree/core';
-import { SszError, withPath } from '../errors.js';
+import { describeArg, SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
 import { depthForLimit } from '../merkle.js';
 import { defaultStore, Tree } from '@ssztree/core';
@@ -21,7 +21,7 @@ import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { levelNodes } from '../tree/write.js';
 import type { PathSegment, PathStep } from '../tree/proofs.js';
 import { containerViewClass, type ContainerView, type FieldSlot } from '../view/container.js';
-import { SszType, type ContainerValue, type Fields } from '../type.js';
+import { SszType, type ByteReader, type ContainerValue, type Fields } from '../type.js';
 import { BasicType } from '../basicType.js';
 import { generateCodec } from './containerCodegen.js';
 import { ContainerRecords, type FieldInfo } from './containerRecords.js';
@@ -168,10 +168,15 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return this.records === null ? super._toNodes(values, store) : this.records.fromValues(values, store);
   }
 
-  /** Field byte ranges of a serialized value (offsets checked as `_decode` checks them). */
-  private fieldRanges(dv: DataView, start: number, end: number): Int32Array {
+  /**
+   * Field byte ranges of a serialized value (offsets checked as `_decode`
+   * checks them). `dv` views the input from byte `dvBase` on: the whole
+   * input (0), or only the fixed part read for `checkLayout` (`start`).
+   * Float64: positions in inputs past 2 GiB stay exact.
+   */
+  private fieldRanges(dv: DataView, start: number, end: number, dvBase = 0): Float64Array {
     const n = this.infos.length;
-    const ranges = new Int32Array(2 * n);
+    const ranges = new Float64Array(2 * n);
     const size = end - start;
     // Same codes and offsets as the generated decoder (containerCodegen.ts helpers).
     if (this.fixedSize !== null && size !== this.fixedSize) this._checkFixed(start, end);
@@ -187,7 +192,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
         ranges[2 * i + 1] = start + f.fixedPos + f.fixedSize;
         continue;
       }
-      const o = dv.getUint32(start + f.fixedPos, true);
+      const o = dv.getUint32(start - dvBase + f.fixedPos, true);
       if (lastVar < 0 ? o !== this.fixedPartSize : o < prev || o > size) {
         const why = lastVar < 0 ? `is not the fixed part's end ${prev}` : o < prev ? `is below the previous offset ${prev}` : `is past the end ${size}`;
         throw withPath(new SszError('BAD_OFFSET', `offset ${o} ${why}`, start + f.fixedPos), f.segment);
@@ -199,6 +204,22 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       prev = o;
     }
     return ranges;
+  }
+
+  override _checkLayout(read: ByteReader, start: number, end: number): void {
+    if (this.fixedSize !== null) return this._checkFixed(start, end);
+    // The fixed part alone: fieldRanges checks the size against it before reading an offset.
+    const head = end - start < this.fixedPartSize ? new Uint8Array(0) : read(start, start + this.fixedPartSize);
+    const ranges = this.fieldRanges(new DataView(head.buffer, head.byteOffset, head.byteLength), start, end, start);
+    for (let i = 0; i < this.infos.length; i++) {
+      const f = this.infos[i] as FieldInfo;
+      if (f.fixedSize !== null) continue;
+      try {
+        f.type._checkLayout(read, ranges[2 * i] as number, ranges[2 * i + 1] as number);
+      } catch (e) {
+        throw withPath(e, f.segment, ranges[2 * i] as number);
+      }
+    }
   }
 
   override _nodeFromBytes(data: Uint8Array, dv: DataView, start: number, end: number, store: NodeStore): NodeId {
@@ -375,7 +396,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
 
   override _pathStep(segment: PathSegment): PathStep {
     const index = this.infos.findIndex((f) => f.name === segment);
-    if (index < 0) throw new SszError('BAD_PATH', `no field ${String(segment)}`);
+    if (index < 0) throw new SszError('BAD_PATH', `no field ${describeArg(segment)}`);
     return { depth: this.depth, index, next: (this.infos[index] as FieldInfo).type };
   }
 

@@ -7,20 +7,20 @@
  * @module
  */
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
-import { elementIndex, LENGTH_STEP, type PathSegment, type PathStep } from '../tree/proofs.js';
+import { elementIndex, LENGTH_STEP, packedStep, type PathSegment, type PathStep } from '../tree/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
 import { SszError } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
 import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';
-import { SszType, type AnyType, type ValueOf } from '../type.js';
+import { SszType, type AnyType, type ByteReader, type ValueOf } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { readChunks, readMixed, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { BooleanType } from './boolean.js';
 import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
-import { compositesEqual, decodeCompositeList, encodeComposites, sizeComposites } from './sequence.js';
+import { checkCompositeListLayout, compositesEqual, decodeCompositeList, encodeComposites, fixedElementCount, sizeComposites } from './sequence.js';
 import { fromJsonItems, jsonItem } from './vector.js';
 import { shapeKey } from '../shape.js';
 
@@ -64,12 +64,11 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): A {
-    const size = end - start;
-    const bl = this.elementType.byteLength;
-    if (size % bl !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${bl}-byte elements`, end);
-    const count = size / bl;
-    if (count > this.limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${this.limit}`, start + this.limit * bl);
+    const count = fixedElementCount(end - start, this.elementType.byteLength, start, end, this.limit);
     return this.elementType._decodeArray(data, dv, start, count);
+  }
+  override _checkLayout(_read: ByteReader, start: number, end: number): void {
+    fixedElementCount(end - start, this.elementType.byteLength, start, end, this.limit);
   }
   private check(value: A, offset: number): void {
     if (!this.elementType._isArray(value)) throw new SszError('INVALID_VALUE', `expected the ${this.elementType.typeName} array form`, offset);
@@ -117,8 +116,7 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
 
   override _pathStep(segment: PathSegment): PathStep {
     if (segment === 'length') return LENGTH_STEP;
-    const i = elementIndex(segment, this.limit);
-    return { depth: 1 + this.shape.chunkDepth, index: Math.floor((i * this.elementType.byteLength) / 32), next: null };
+    return packedStep(segment, this.limit, 32 / this.elementType.byteLength, this.shape.chunkDepth, true);
   }
   override _viewNode(value: A, store: NodeStore): NodeId {
     this.check(value, -1);
@@ -191,6 +189,9 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): V[] {
     return decodeCompositeList(this.elementType, data, dv, start, end, this.limit);
   }
+  override _checkLayout(read: ByteReader, start: number, end: number): void {
+    checkCompositeListLayout(this.elementType as SszType<unknown>, read, start, end, this.limit);
+  }
   private check(value: readonly V[], offset: number): void {
     if (!Array.isArray(value)) throw new SszError('INVALID_VALUE', 'expected an array', offset);
     if (value.length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${value.length} elements exceed the limit of ${this.limit}`, offset);
@@ -246,7 +247,8 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
 
   override _pathStep(segment: PathSegment): PathStep {
     if (segment === 'length') return LENGTH_STEP;
-    return { depth: 1 + depthForLimit(this.limit), index: elementIndex(segment, this.limit), next: this.elementType as SszType<unknown> };
+    const i = elementIndex(segment, this.limit);
+    return { depth: 1 + depthForLimit(this.limit), index: i, next: this.elementType as SszType<unknown>, element: i };
   }
   override _nodeFromBytes(data: Uint8Array, dv: DataView, start: number, end: number, store: NodeStore): NodeId {
     const elem = this.elementType as SszType<V> & { _recordDepth?: number; _recordsFromBytes?(d: Uint8Array, s: number, c: number, st: NodeStore): NodeId[] };

@@ -11,7 +11,7 @@
  * @module
  */
 import { SszError, withPath } from '../errors.js';
-import type { SszType } from '../type.js';
+import type { ByteReader, SszType } from '../type.js';
 
 /** Decodes `count` fixed-size elements back to back (count already validated). */
 function decodeFixed<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, count: number, size: number): V[] {
@@ -49,29 +49,36 @@ function decodeVariable<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, sta
   return out;
 }
 
-/** Decodes a list of composites in `[start, end)`, rejecting more than `limit` elements. */
-export function decodeCompositeList<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, end: number, limit: number): V[] {
+/** The element count `size` bytes of fixed-size elements hold, or the error a list of at most `limit` of them raises. */
+export function fixedElementCount(size: number, fixed: number, start: number, end: number, limit: number): number {
+  if (size % fixed !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${fixed}-byte elements`, end);
+  const count = size / fixed;
+  if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${limit}`, start + limit * fixed);
+  return count;
+}
+
+/**
+ * The element count of a list of composites in `[start, end)` — checked
+ * against `limit` — from its size (fixed-size elements) or from its first
+ * offset, read by `firstOffset` (variable-size elements).
+ */
+function compositeListCount(elem: SszType<unknown>, start: number, end: number, limit: number, firstOffset: () => number): number {
   const size = end - start;
   const fixed = elem.fixedSize;
-  if (fixed !== null) {
-    if (size % fixed !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${fixed}-byte elements`, end);
-    const count = size / fixed;
-    if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${limit}`, start + limit * fixed);
-    return decodeFixed(elem, data, dv, start, count, fixed);
-  }
-  if (size === 0) return [];
+  if (fixed !== null) return fixedElementCount(size, fixed, start, end, limit);
+  if (size === 0) return 0;
   if (size < 4) throw new SszError('SHORT_INPUT', `${size} bytes cannot hold the first offset`, end);
-  const first = dv.getUint32(start, true);
+  const first = firstOffset();
   if (first % 4 !== 0 || first === 0 || first > size) {
     throw new SszError('BAD_OFFSET', `first offset ${first} is not a non-zero multiple of 4 within ${size} bytes`, start);
   }
   const count = first / 4;
   if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${limit}`, start);
-  return decodeVariable(elem, data, dv, start, end, count);
+  return count;
 }
 
-/** Decodes a vector of exactly `length` composites in `[start, end)`. */
-export function decodeCompositeVector<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, end: number, length: number): V[] {
+/** Checks that `[start, end)` fits a vector of `length` composites: its size (fixed-size elements) or its first offset. */
+function checkCompositeVector(elem: SszType<unknown>, start: number, end: number, length: number, firstOffset: () => number): void {
   const size = end - start;
   const fixed = elem.fixedSize;
   if (fixed !== null) {
@@ -79,12 +86,41 @@ export function decodeCompositeVector<V>(elem: SszType<V>, data: Uint8Array, dv:
     if (size !== want) {
       throw new SszError(size < want ? 'SHORT_INPUT' : 'TRAILING_BYTES', `expected ${want} bytes, got ${size}`, size < want ? end : start + want);
     }
-    return decodeFixed(elem, data, dv, start, length, fixed);
+    return;
   }
   if (size < 4 * length) throw new SszError('SHORT_INPUT', `${size} bytes cannot hold ${length} offsets`, end);
-  const first = dv.getUint32(start, true);
+  const first = firstOffset();
   if (first !== 4 * length) throw new SszError('BAD_OFFSET', `first offset ${first} is not the offset table's end ${4 * length}`, start);
+}
+
+/** Decodes a list of composites in `[start, end)`, rejecting more than `limit` elements. */
+export function decodeCompositeList<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, end: number, limit: number): V[] {
+  const count = compositeListCount(elem as SszType<unknown>, start, end, limit, () => dv.getUint32(start, true));
+  if (elem.fixedSize !== null) return decodeFixed(elem, data, dv, start, count, elem.fixedSize);
+  return count === 0 ? [] : decodeVariable(elem, data, dv, start, end, count);
+}
+
+/** Decodes a vector of exactly `length` composites in `[start, end)`. */
+export function decodeCompositeVector<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, end: number, length: number): V[] {
+  checkCompositeVector(elem as SszType<unknown>, start, end, length, () => dv.getUint32(start, true));
+  if (elem.fixedSize !== null) return decodeFixed(elem, data, dv, start, length, elem.fixedSize);
   return decodeVariable(elem, data, dv, start, end, length);
+}
+
+/** The little-endian uint32 at `at` of the serialization `read` gives. */
+function readOffset(read: ByteReader, at: number): number {
+  const b = read(at, at + 4);
+  return new DataView(b.buffer, b.byteOffset, 4).getUint32(0, true);
+}
+
+/** `checkLayout` of a list of composites: its element count (the first offset read when elements vary in size). */
+export function checkCompositeListLayout(elem: SszType<unknown>, read: ByteReader, start: number, end: number, limit: number): void {
+  compositeListCount(elem, start, end, limit, () => readOffset(read, start));
+}
+
+/** `checkLayout` of a vector of composites: its size, or its first offset. */
+export function checkCompositeVectorLayout(elem: SszType<unknown>, read: ByteReader, start: number, end: number, length: number): void {
+  checkCompositeVector(elem, start, end, length, () => readOffset(read, start));
 }
 
 /** Encodes composites at `offset` (fixed: back to back; variable: offset table then bodies). */

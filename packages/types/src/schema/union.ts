@@ -10,7 +10,7 @@ import { SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
 import { mixInLengthInto } from '../merkle.js';
 import { readChunk, readMixed } from '../tree/nodes.js';
-import { SszType, type ValueOf } from '../type.js';
+import { SszType, type ByteReader, type ValueOf } from '../type.js';
 import type { PathSegment, PathStep } from '../tree/proofs.js';
 import { shapeKey } from '../shape.js';
 
@@ -62,15 +62,30 @@ export class UnionType<O extends UnionOptions> extends SszType<UnionValue<O>> {
   }
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): UnionValue<O> {
-    if (end - start < 1) throw new SszError('SHORT_INPUT', 'a union needs its selector byte', start);
-    const selector = dv.getUint8(start);
-    const type = this.option(selector, start);
-    if (type === null) {
-      if (end - start !== 1) throw new SszError('TRAILING_BYTES', 'None carries no bytes', start + 1);
-      return { selector, value: null } as UnionValue<O>;
-    }
+    const selector = end > start ? dv.getUint8(start) : -1;
+    const type = this.selected(selector, start, end);
+    if (type === null) return { selector, value: null } as UnionValue<O>;
     try {
       return { selector, value: type._decode(data, dv, start + 1, end) } as UnionValue<O>;
+    } catch (e) {
+      throw withPath(e, `[${selector}]`, start + 1);
+    }
+  }
+
+  /** The option a serialization `[start, end)` with `selector` (-1: no byte for it) holds, or the error its selector or size raises. */
+  private selected(selector: number, start: number, end: number): SszType<unknown> | null {
+    if (end - start < 1) throw new SszError('SHORT_INPUT', 'a union needs its selector byte', start);
+    const type = this.option(selector, start);
+    if (type === null && end - start !== 1) throw new SszError('TRAILING_BYTES', 'None carries no bytes', start + 1);
+    return type;
+  }
+
+  override _checkLayout(read: ByteReader, start: number, end: number): void {
+    const selector = end > start ? (read(start, start + 1)[0] as number) : -1;
+    const type = this.selected(selector, start, end);
+    if (type === null) return;
+    try {
+      type._checkLayout(read, start + 1, end);
     } catch (e) {
       throw withPath(e, `[${selector}]`, start + 1);
     }

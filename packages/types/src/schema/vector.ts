@@ -5,20 +5,20 @@
  * @module
  */
 import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
-import { elementIndex, type PathSegment, type PathStep } from '../tree/proofs.js';
+import { elementIndex, packedStep, type PathSegment, type PathStep } from '../tree/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
 import { SszError, withPath } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
 import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto } from '../merkle.js';
-import { SszType, type AnyType, type ValueOf } from '../type.js';
+import { SszType, type AnyType, type ByteReader, type ValueOf } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
 import { BooleanType } from './boolean.js';
 import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
-import { compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
+import { checkCompositeVectorLayout, compositesEqual, decodeCompositeVector, encodeComposites, sizeComposites } from './sequence.js';
 import { shapeKey } from '../shape.js';
 
 function checkLength(length: number, name: string): void {
@@ -93,8 +93,7 @@ export class VectorBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   }
 
   override _pathStep(segment: PathSegment): PathStep {
-    const i = elementIndex(segment, this.length);
-    return { depth: this.shape.chunkDepth, index: Math.floor((i * this.elementType.byteLength) / 32), next: null };
+    return packedStep(segment, this.length, 32 / this.elementType.byteLength, this.shape.chunkDepth, false);
   }
   override _viewNode(value: A, store: NodeStore): NodeId {
     this.check(value, -1);
@@ -166,6 +165,9 @@ export class VectorCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
 
   _decode(data: Uint8Array, dv: DataView, start: number, end: number): V[] {
     return decodeCompositeVector(this.elementType, data, dv, start, end, this.length);
+  }
+  override _checkLayout(read: ByteReader, start: number, end: number): void {
+    checkCompositeVectorLayout(this.elementType as SszType<unknown>, read, start, end, this.length);
   }
   private check(value: readonly V[], offset: number): void {
     if (!Array.isArray(value) || value.length !== this.length) {

@@ -17,7 +17,7 @@
  * @module
  */
 import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
-import { SszError } from '../errors.js';
+import { indexOutside, SszError } from '../errors.js';
 import { type SszType, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
 import type { ElementView } from './types.js';
@@ -59,7 +59,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
 
   #check(i: number): void {
     this._live();
-    if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', `index ${i} is outside 0..${this.#length - 1}`, -1, this.type.typeName);
+    if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', indexOutside(i, this.#length), -1, this.type.typeName);
   }
 
   #nodeAt(i: number): NodeId {

@@ -13,7 +13,7 @@
  * @module
  */
 import type { NodeId, NodeStore, Tree } from '@ssztree/core';
-import { SszError } from '../errors.js';
+import { describeArg, SszError } from '../errors.js';
 import { type ContainerValue, type Fields, type SszType, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
 import type { FieldView } from './types.js';
@@ -148,7 +148,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** Writes a field by name (values for every field, views too for navigable ones). */
   setField<K extends keyof F & string>(name: K, value: ContainerValue<F>[K] | FieldView<F[K]>): void {
     const i = this._fields.findIndex((f) => f.name === name);
-    if (i < 0) throw new SszError('BAD_PATH', `no field ${name}`, -1, this.type.typeName);
+    if (i < 0) throw new SszError('BAD_PATH', `no field ${describeArg(name)}`, -1, this.type.typeName);
     this._set(i, value);
   }
 

@@ -15,7 +15,7 @@
  * @module
  */
 import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
-import { SszError } from '../errors.js';
+import { indexOutside, SszError } from '../errors.js';
 import { readChunks } from '../tree/nodes.js';
 import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
@@ -121,7 +121,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   #check(i: number): void {
     this._live();
-    if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', `index ${i} is outside 0..${this.#length - 1}`, -1, this.type.typeName);
+    if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', indexOutside(i, this.#length), -1, this.type.typeName);
   }
 
   /** Copies committed page p into `out` from word `wordOffset` (no allocation when the page is one record, as views write them). */

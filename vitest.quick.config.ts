@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import base from './vitest.config';
+import base from './vitest.config.js';
 
 // `npm run test:quick`: a subset of the suite that downloads nothing (no
 // spec vectors, no browser) and runs in well under a minute on 2 cores: the

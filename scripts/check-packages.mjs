@@ -33,7 +33,7 @@ try {
   for (const dir of PACKAGES) step(`${inspect(dir, tarballs[dir], join(work, 'unpacked', dir))}; ${lint(tarballs[dir])}`);
   npmConsumer(tarballs, join(work, 'npm-consumer'));
   pnpmConsumer(tarballs.hasher, join(work, 'pnpm-consumer'));
-  step(`all ok in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`check-packages: all ok in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 } finally {
   if (process.argv.includes('--keep')) console.log(`check-packages: kept ${work}`);
   else rmSync(work, { recursive: true, force: true });

@@ -66,11 +66,11 @@ export function npmConsumer(tarballs, dir) {
 
   const tsc = join(dir, 'node_modules/typescript/bin/tsc');
   for (const resolution of ['nodenext', 'node16', 'bundler']) node([tsc, '-p', `tsconfig.${resolution}.json`]);
-  step('tsc (strict, declarations checked) of the ESM and CJS consumer: nodenext ok, node16 ok, bundler ok (ESM)');
+  step('tsc (strict) of the ESM and CJS consumer: nodenext ok (declaration files checked too), node16 ok, bundler ok (ESM)');
 
   const examples = readmeExamples();
   for (const { file, code } of examples) writeFileSync(join(dir, file), code);
-  const config = { extends: './tsconfig.nodenext.json', compilerOptions: { noEmit: false, outDir: 'readme-out' }, files: examples.map((e) => e.file) };
+  const config = { extends: './tsconfig.nodenext.json', compilerOptions: { noEmit: false, outDir: 'readme-out', skipLibCheck: true }, files: examples.map((e) => e.file) };
   writeFileSync(join(dir, 'tsconfig.readme.json'), JSON.stringify(config, null, 2));
   node([tsc, '-p', 'tsconfig.readme.json']);
   for (const { file } of examples) node([join('readme-out', file.replace(/\.mts$/, '.mjs'))]);

@@ -1,7 +1,7 @@
 // A type-checked consumer of the installed tarballs. The check step runs tsc
 // on it as ESM (this file) and, copied to typed.cts, as CommonJS, under
-// moduleResolution nodenext, node16 and bundler (tsconfig.*.json here), with
-// the packages' declarations checked too (skipLibCheck off). Each
+// moduleResolution nodenext, node16 and bundler (tsconfig.*.json here); the
+// nodenext run also checks every declaration file (skipLibCheck off). Each
 // `@ts-expect-error` proves a type is precise rather than `any`: an error that
 // does not happen fails the check. (No top-level await: it must also be CJS.)
 import { digest64, getHasher, HasherError, listHashers, type HasherInfo, type HasherName } from '@ssztree/hasher';

@@ -73,7 +73,11 @@ export function npmConsumer(tarballs, dir) {
   const config = { extends: './tsconfig.nodenext.json', compilerOptions: { noEmit: false, outDir: 'readme-out', skipLibCheck: true }, files: examples.map((e) => e.file) };
   writeFileSync(join(dir, 'tsconfig.readme.json'), JSON.stringify(config, null, 2));
   node([tsc, '-p', 'tsconfig.readme.json']);
-  for (const { file } of examples) node([join('readme-out', file.replace(/\.mts$/, '.mjs'))]);
+  for (const { file } of examples) {
+    // The examples print the checks their comments promise (`// true`): none may print false.
+    const printed = node([join('readme-out', file.replace(/\.mts$/, '.mjs'))]);
+    assert.doesNotMatch(printed, /^false$/m, `${file} printed false:\n${printed}`);
+  }
   step(`the ${examples.length} ts examples of the package READMEs type-check and run: ok`);
 
   assert.ok(existsSync(join(dir, 'node_modules/.bin/ssztree')), 'ssztree is on the project PATH (node_modules/.bin)');

@@ -5,8 +5,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-export const REPO = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
+export const REPO = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 
 /** Runs `command args` and returns its stdout; throws with its output when it exits non-zero. */
 export function run(command, args, { cwd = REPO, env = {}, input, allowFailure = false } = {}) {

@@ -17,6 +17,7 @@
  */
 import type { HasherBackend } from '../backend.js';
 import { HasherError } from '../errors.js';
+import { notBuiltMessage } from './nativeStatus.js';
 
 interface NativeModule {
   hashInto(input: Uint8Array, output: Uint8Array): void;
@@ -46,7 +47,7 @@ function loadNative(): NativeModule {
   }
   const file = CANDIDATES.map((path) => new URL(path, import.meta.url)).find((url) => fs.existsSync(url));
   if (file === undefined) {
-    throw new HasherError('HASHER_UNAVAILABLE', 'avx512: native module not built (scripts/build-native.mjs needs a C compiler and Node headers)');
+    throw new HasherError('HASHER_UNAVAILABLE', notBuiltMessage(CANDIDATES.map((path) => new URL(path, import.meta.url))));
   }
   let mod: Partial<NativeModule>;
   try {

@@ -19,6 +19,7 @@
  *   avx512-gather          input gathered, digests transposed and stored
  *   avx512-prefetch        `avx512` with prefetcht0 four groups ahead
  *   avx512-stream          `avx512` with non-temporal stores (64-byte aligned output)
+ *   shani-prefetch8/32     `shani` with prefetcht0 8 / 32 batches (2 / 8 KiB) ahead
  *   shani-x2, shani-x4     SHA-NI, 2 / 4 messages interleaved, schedule in step with the rounds
  *   mixed                  one instruction stream: 16 AVX-512 lanes + 4 SHA-NI messages
  *   hybrid                 AVX-512 computes 16 schedules (W + K), SHA-NI runs the rounds
@@ -163,6 +164,25 @@ static AVX512 void k_avx512_stream(uint8_t *out, const uint8_t *in, size_t count
 SHANI_IN_STEP(k_shani_x2, 2)
 SHANI_IN_STEP(k_shani_x4, 4)
 
+/* `shani` with prefetcht0 of the input AHEAD batches (4 messages each) ahead. */
+#define SHANI_PREFETCH(NAME, AHEAD)                                                                                  \
+  static SHANI void NAME(uint8_t *out, const uint8_t *in, size_t count) {                                           \
+    __m128i w[2][SHANI_LANES][16], wk[2][SHANI_LANES][16] __attribute__((aligned(16)));                             \
+    const size_t batches = count / SHANI_LANES;                                                                     \
+    if (batches > 0)                                                                                                \
+      for (int s = 0; s < 16; s++) shani_schedule_step(s, SHANI_LANES, in, w[0], wk[0]);                            \
+    for (size_t b = 0; b < batches; b++) {                                                                          \
+      if (b + (AHEAD) < batches)                                                                                    \
+        for (int l = 0; l < SHANI_LANES; l++) _mm_prefetch((const char *)(in + 64 * (SHANI_LANES * (b + (AHEAD)) + l)), _MM_HINT_T0); \
+      const uint8_t *next = b + 1 < batches ? in + 64 * SHANI_LANES * (b + 1) : NULL;                               \
+      shani_rounds(out + 32 * SHANI_LANES * b, SHANI_LANES, wk[b & 1], next, w[(b + 1) & 1], wk[(b + 1) & 1]);      \
+    }                                                                                                               \
+    const size_t done = SHANI_LANES * batches;                                                                      \
+    if (done < count) shani_tail(out + 32 * done, in + 64 * done, (int)(count - done));                             \
+  }
+SHANI_PREFETCH(k_shani_prefetch8, 8)
+SHANI_PREFETCH(k_shani_prefetch32, 32)
+
 /* --------------------------------------------------- mixed and hybrid */
 #define BOTH __attribute__((target("avx512f,avx512bw,sha,avx2")))
 
@@ -261,6 +281,8 @@ static const struct kernel KERNELS[] = {
   { "avx512-gather", k_avx512_gather, KERNEL_AVX512 },
   { "avx512-prefetch", k_avx512_prefetch, KERNEL_AVX512 },
   { "avx512-stream", k_avx512_stream, KERNEL_AVX512 },
+  { "shani-prefetch8", k_shani_prefetch8, KERNEL_SHANI },
+  { "shani-prefetch32", k_shani_prefetch32, KERNEL_SHANI },
   { "shani-x2", k_shani_x2, KERNEL_SHANI },
   { "shani-x4", k_shani_x4, KERNEL_SHANI },
   { "mixed", k_mixed, KERNEL_AVX512 | KERNEL_SHANI },

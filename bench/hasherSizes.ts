@@ -15,7 +15,8 @@
  * only the main thread works while a sample runs), so time the shared
  * machine kept the process off a core does not count; `--clock wall` uses
  * `performance.now()` instead.
- *   npm run bench:hasher -- --per-size [--rounds 9] [--samples 3] [--sizes 4-22] [--clock cpu|wall] [--write]
+ * `--wasm` adds our WebAssembly backend as a column (slow: meant for small sizes).
+ *   npm run bench:hasher -- --per-size [--rounds 9] [--samples 3] [--sizes 4-22] [--clock cpu|wall] [--wasm] [--write]
  * `--write` records the table in docs/BENCHMARKS.md, in the section for this
  * CPU (`## Hasher per layer size — <CPU>`), leaving other CPUs' sections.
  */
@@ -47,11 +48,18 @@ const MERKLE_CHUNKS = 2 ** 20;
 
 configureThreads(0);
 const defaultName = getHasher();
-const ours = (['shani', 'avx512'] as const).filter((n) => listHashers().find((h) => h.name === n)!.available);
-const columns: { readonly key: string; readonly run: (input: Uint8Array, output: Uint8Array) => void }[] = [
-  { key: `default (${defaultName})`, run: (i, o) => (setHasher(defaultName), hashInto(i, o)) },
-  { key: 'hashtree hashInto', run: (i, o) => rawHashtree(i, o) },
-  ...ours.map((name) => ({ key: name, run: (i: Uint8Array, o: Uint8Array) => (setHasher(name), hashInto(i, o)) })),
+const ours = (['shani', 'avx512', ...(process.argv.includes('--wasm') ? (['wasm'] as const) : [])] as const).filter((n) => listHashers().find((h) => h.name === n)!.available);
+/** A column: `use` (untimed) selects the backend before a sample, `run` is the timed call. */
+interface Column {
+  readonly key: string;
+  readonly use: () => void;
+  readonly run: (input: Uint8Array, output: Uint8Array) => void;
+}
+const none = () => {};
+const columns: Column[] = [
+  { key: `default (${defaultName})`, use: () => setHasher(defaultName), run: hashInto },
+  { key: 'hashtree hashInto', use: none, run: rawHashtree },
+  ...ours.map((name): Column => ({ key: name, use: () => setHasher(name), run: hashInto })),
 ];
 const DEFAULT = columns[0]!.key;
 const RAW = columns[1]!.key;
@@ -73,11 +81,13 @@ const output = new Uint8Array(32 * maxMessages);
 const loadStart = loadavg();
 const started = new Date();
 
-/** ns per message of one sample: `reps` calls of `run` on the first n messages. */
-function sample(run: (input: Uint8Array, output: Uint8Array) => void, n: number): number {
+/** ns per message of one sample: `reps` calls of the column's `run` on the first n messages. */
+function sample(column: Column, n: number): number {
   const reps = Math.max(1, Math.ceil(MIN_SAMPLE_MESSAGES / n));
   const i = input.subarray(0, 64 * n);
   const o = output.subarray(0, 32 * n);
+  const run = column.run;
+  column.use();
   const t0 = clock();
   for (let r = 0; r < reps; r++) run(i, o);
   return ((clock() - t0) * 1e6) / (reps * n);
@@ -101,7 +111,7 @@ const chunks = input.subarray(0, 32 * MERKLE_CHUNKS);
 
 function runRound(round: number, record: boolean): void {
   for (const e of exponents) {
-    const best = bestOf(columns.map((c) => () => sample(c.run, 2 ** e)), round);
+    const best = bestOf(columns.map((c) => () => sample(c, 2 ** e)), round);
     if (record) columns.forEach((c, k) => layer.set(`${e}|${c.key}`, [...(layer.get(`${e}|${c.key}`) ?? []), best[k]!]));
   }
   setHasher(defaultName);

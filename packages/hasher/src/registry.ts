@@ -197,6 +197,8 @@ export interface DispatchReport {
   readonly reason?: string;
   readonly thresholds: readonly Threshold[];
   readonly sizes: readonly SizeTiming[];
+  /** Calibration passes merged so far: 1 from start-up, 2 once a second pass ran (after 4 Mi messages). */
+  readonly passes: number;
   /** What the calibration cost: messages hashed, hashInto calls, milliseconds. */
   readonly cost: Calibration['cost'];
 }
@@ -220,6 +222,7 @@ export function hasherReport(): HasherReport {
     ...(a.uncalibrated === undefined ? {} : { reason: a.uncalibrated }),
     thresholds: a.thresholds,
     sizes: a.calibration?.sizes ?? [],
+    passes: a.calibration?.passes ?? 0,
     cost: a.calibration?.cost ?? { messages: 0, calls: 0, ms: 0 },
   };
   return { active: name, dispatch };

@@ -1,31 +1,33 @@
 /**
- * The start-up calibration of the size dispatch: times each candidate
- * backend on layers of 1, 2, 4 … 4096 messages on this machine and picks,
- * per size, the one to use. A pure function of its backends and clock, so
- * tests drive it with counting fakes.
+ * The calibration of the size dispatch: times each candidate backend on
+ * layers of 1, 2, 4 … 4096 messages on this machine and picks, per size, the
+ * one to use. Pure functions of their backends and clock, so tests drive them
+ * with counting fakes.
  *
  * Invariants:
- *  - Bounded: it hashes at most {@link calibrationBudget} messages in at most
+ *  - Bounded: one pass hashes exactly {@link calibrationBudget} messages in
  *    {@link calibrationCalls} calls (about 2 ms on a 2-core AMD EPYC, see
- *    docs/HASHER.md), whatever the clock says; the report counts both.
- *  - Robust to a shared machine: each candidate's time at a size is its
- *    best over {@link CALIBRATION_ROUNDS} rounds, the candidates' order
- *    rotating per round, and a size keeps the previous size's choice
- *    unless another candidate is at least {@link SWITCH_MARGIN} faster, so
- *    noise cannot make the choice flap between neighbouring sizes.
+ *    docs/HASHER.md), whatever the clock says; the report counts them.
+ *  - Robust to a shared machine: a candidate's time at a size is its best
+ *    over {@link CALIBRATION_ROUNDS} rounds (and over passes, when a later
+ *    pass is merged in), the candidates' order rotating per round; each size
+ *    is decided on its own, and a candidate earlier in the preference order
+ *    keeps a size unless another is more than {@link SWITCH_MARGIN} faster,
+ *    so noise between near-equal candidates neither flips a size nor carries
+ *    over to the next.
  * @module
  */
 import type { HasherBackend, HasherName } from '../backend.js';
 
 /** The layer sizes timed, in messages: every power of two up to 2^10, then 2^12. Larger layers use the 2^12 choice. */
 export const CALIBRATION_SIZES: readonly number[] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096];
-/** Timed rounds per size and candidate; the best round counts. */
+/** Timed rounds per size and candidate in one pass; the best round counts. */
 export const CALIBRATION_ROUNDS = 3;
 /** Each timed sample hashes at least this many messages (in repeated calls on small layers), so the clock's resolution and one call's overhead do not decide. */
 const MIN_SAMPLE_MESSAGES = 128;
-/** The untimed first call per candidate (code, buffers and lazy set-up warm), in messages. */
+/** The untimed first call per candidate and pass (code, buffers and lazy set-up warm), in messages. */
 const WARM_UP_MESSAGES = 1024;
-/** How much faster a candidate must be at a size to take it from the previous size's choice. */
+/** How much faster than a preferred candidate another must be to take a size from it. */
 export const SWITCH_MARGIN = 0.05;
 
 /** What one size measured: ns per message of every candidate, and the choice. */
@@ -36,11 +38,13 @@ export interface SizeTiming {
 }
 
 export interface Calibration {
-  /** The candidates, in preference order (the first wins ties at the smallest size). */
+  /** The candidates, in preference order. */
   readonly candidates: readonly HasherName[];
-  /** Per size of CALIBRATION_SIZES, ascending; empty when nothing was measured. */
+  /** Per size of CALIBRATION_SIZES, ascending: each candidate's best time over every pass, and the choice. */
   readonly sizes: readonly SizeTiming[];
-  /** What the calibration itself cost. */
+  /** How many passes were merged. */
+  readonly passes: number;
+  /** What all passes together cost. */
   readonly cost: { readonly messages: number; readonly calls: number; readonly ms: number };
 }
 
@@ -48,33 +52,47 @@ function repsFor(size: number): number {
   return Math.ceil(MIN_SAMPLE_MESSAGES / size);
 }
 
-/** The most messages a calibration of `candidates` backends hashes. */
+/** The messages one calibration pass over `candidates` backends hashes. */
 export function calibrationBudget(candidates: number): number {
   const perRound = CALIBRATION_SIZES.reduce((sum, size) => sum + size * repsFor(size), 0);
   return candidates * (WARM_UP_MESSAGES + CALIBRATION_ROUNDS * perRound);
 }
 
-/** The most hashInto calls a calibration of `candidates` backends makes. */
+/** The hashInto calls one calibration pass over `candidates` backends makes. */
 export function calibrationCalls(candidates: number): number {
   const perRound = CALIBRATION_SIZES.reduce((sum, size) => sum + repsFor(size), 0);
   return candidates * (1 + CALIBRATION_ROUNDS * perRound);
 }
 
-let runs = 0;
+let passesRun = 0;
 
-/** How many calibrations this thread has run (for tests: the switches that skip it). */
+/** How many calibration passes this thread has run (for tests: the switches that skip them). */
 export function calibrationsRun(): number {
-  return runs;
+  return passesRun;
+}
+
+/** At each size, the earliest candidate within SWITCH_MARGIN of the fastest. */
+function choose(names: readonly HasherName[], best: readonly (readonly number[])[]): SizeTiming[] {
+  return CALIBRATION_SIZES.map((size, s) => {
+    const times = best[s]!;
+    const fastest = Math.min(...times);
+    const chosen = times.findIndex((t) => (1 - SWITCH_MARGIN) * t <= fastest);
+    const nsPerMessage: Partial<Record<HasherName, number>> = {};
+    times.forEach((t, c) => (nsPerMessage[names[c]!] = t));
+    return { messages: size, nsPerMessage, chosen: names[chosen]! };
+  });
 }
 
 /**
  * Times `candidates` (preference order) with `now` (milliseconds) and
- * returns the per-size choice. With one candidate nothing is measured.
+ * returns the per-size choice, merged with `earlier` passes over the same
+ * candidates when given (each time the minimum of both). With one candidate
+ * nothing is measured.
  */
-export function calibrate(candidates: readonly HasherBackend[], now: () => number): Calibration {
+export function calibrate(candidates: readonly HasherBackend[], now: () => number, earlier?: Calibration): Calibration {
   const names = candidates.map((c) => c.name);
-  if (candidates.length < 2) return { candidates: names, sizes: [], cost: { messages: 0, calls: 0, ms: 0 } };
-  runs++;
+  if (candidates.length < 2) return { candidates: names, sizes: [], passes: 0, cost: { messages: 0, calls: 0, ms: 0 } };
+  passesRun++;
   const started = now();
   const largest = Math.max(WARM_UP_MESSAGES, ...CALIBRATION_SIZES);
   const input = new Uint8Array(64 * largest);
@@ -87,7 +105,7 @@ export function calibrate(candidates: readonly HasherBackend[], now: () => numbe
     messages += WARM_UP_MESSAGES;
     calls++;
   }
-  const best = CALIBRATION_SIZES.map(() => candidates.map(() => Infinity));
+  const best = CALIBRATION_SIZES.map((_, s) => names.map((name) => earlier?.sizes[s]?.nsPerMessage[name] ?? Infinity));
   for (let round = 0; round < CALIBRATION_ROUNDS; round++) {
     CALIBRATION_SIZES.forEach((size, s) => {
       const reps = repsFor(size);
@@ -105,18 +123,11 @@ export function calibrate(candidates: readonly HasherBackend[], now: () => numbe
       }
     });
   }
-  const sizes: SizeTiming[] = [];
-  let incumbent = 0;
-  CALIBRATION_SIZES.forEach((size, s) => {
-    const times = best[s]!;
-    let fastest = incumbent;
-    times.forEach((t, c) => {
-      if (t < times[fastest]!) fastest = c;
-    });
-    if (fastest !== incumbent && times[fastest]! < (1 - SWITCH_MARGIN) * times[incumbent]!) incumbent = fastest;
-    const nsPerMessage: Partial<Record<HasherName, number>> = {};
-    times.forEach((t, c) => (nsPerMessage[names[c]!] = t));
-    sizes.push({ messages: size, nsPerMessage, chosen: names[incumbent]! });
-  });
-  return { candidates: names, sizes, cost: { messages, calls, ms: now() - started } };
+  const before = earlier?.cost ?? { messages: 0, calls: 0, ms: 0 };
+  return {
+    candidates: names,
+    sizes: choose(names, best),
+    passes: (earlier?.passes ?? 0) + 1,
+    cost: { messages: before.messages + messages, calls: before.calls + calls, ms: before.ms + now() - started },
+  };
 }

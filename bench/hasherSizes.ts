@@ -159,7 +159,8 @@ function render(): string {
   );
   if (auto !== undefined) {
     const dispatch = auto.thresholds.map((t) => `${t.backend} from ${t.fromMessages}`).join(', ');
-    lines.push(`The default backend \`${defaultName}\` dispatched: ${dispatch} (${auto.calibrated ? `calibrated at start-up in ${fmt(auto.cost.ms, 1)} ms, ${auto.cost.messages} messages` : `not calibrated: ${auto.reason}`}).`);
+    const how = auto.calibrated ? `calibrated here: ${auto.passes} pass${auto.passes === 1 ? '' : 'es'}, ${auto.cost.messages} messages, ${fmt(auto.cost.ms, 1)} ms in all` : `not calibrated: ${auto.reason}`;
+    lines.push(`The default backend \`${defaultName}\` dispatched: ${dispatch} (${how}).`);
   }
   lines.push('', `| layer | default ns/msg | ${RAW} ns/msg | default speed-up over ${RAW} | ${ours.map((o) => `${o} ns/msg`).join(' | ')} |`);
   lines.push(`|---|---:|---:|---:|${ours.map(() => '---:').join('|')}|`);

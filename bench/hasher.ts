@@ -60,8 +60,8 @@ const rounds = Number(arg('rounds') ?? 7);
 const warmup = Number(arg('warmup') ?? 2);
 const rowFilter = arg('rows')?.split(',').map((s) => s.trim());
 // Our native kernels exist only where scripts/build-native.mjs could build them and the CPU has their extensions.
-const unavailable = listHashers().filter((h) => !h.available).map((h) => `ssztree/${h.name}`);
-const rowNames = Object.keys(ROWS).filter((r) => (rowFilter === undefined || rowFilter.includes(r)) && !unavailable.includes(r));
+// Computed in main(): with --per-size nothing here may load the backends before hasherSizes.ts times their first use.
+let rowNames: string[] = [];
 const script = fileURLToPath(new URL('./hasherRow.ts', import.meta.url));
 
 const samples = new Map<string, number[]>(); // `${row}|${workload}` -> ms per round
@@ -69,6 +69,8 @@ const loadAtStart = loadavg()[0]!;
 const key = (row: string, w: Workload) => `${row}|${w}`;
 
 async function main(): Promise<void> {
+  const unavailable = listHashers().filter((h) => !h.available).map((h) => `ssztree/${h.name}`);
+  rowNames = Object.keys(ROWS).filter((r) => (rowFilter === undefined || rowFilter.includes(r)) && !unavailable.includes(r));
   const procs = new Map(rowNames.map((row) => [row, new RowProcess(script, row)]));
   try {
     const jobs = WORKLOADS.flatMap((w) => rowNames.filter((r) => ROWS[r]!.includes(w)).map((r) => [r, w] as const));

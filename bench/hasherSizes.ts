@@ -47,7 +47,11 @@ const clock = clockKind === 'wall' ? () => performance.now() : () => {
 const MERKLE_CHUNKS = 2 ** 20;
 
 configureThreads(0);
+// The first call chooses the backend: loads and self-checks the native ones, then calibrates `auto`.
+const firstUseStart = { cpu: process.cpuUsage(), wall: performance.now() };
 const defaultName = getHasher();
+const firstUseCpu = process.cpuUsage(firstUseStart.cpu);
+const firstUse = { cpuMs: (firstUseCpu.user + firstUseCpu.system) / 1000, wallMs: performance.now() - firstUseStart.wall };
 const ours = (['shani', 'avx512', ...(process.argv.includes('--wasm') ? (['wasm'] as const) : [])] as const).filter((n) => listHashers().find((h) => h.name === n)!.available);
 /** A column: `use` (untimed) selects the backend before a sample, `run` is the timed call. */
 interface Column {
@@ -159,8 +163,8 @@ function render(): string {
   );
   if (auto !== undefined) {
     const dispatch = auto.thresholds.map((t) => `${t.backend} from ${t.fromMessages}`).join(', ');
-    const how = auto.calibrated ? `calibrated here: ${auto.passes} pass${auto.passes === 1 ? '' : 'es'}, ${auto.cost.messages} messages, ${fmt(auto.cost.ms, 1)} ms in all` : `not calibrated: ${auto.reason}`;
-    lines.push(`The default backend \`${defaultName}\` dispatched: ${dispatch} (${how}).`);
+    const how = auto.calibrated ? `calibrated here: ${auto.passes} pass${auto.passes === 1 ? '' : 'es'}, ${auto.cost.messages} messages, ${fmt(auto.cost.ms, 1)} ms wall in all` : `not calibrated: ${auto.reason}`;
+    lines.push(`The default backend \`${defaultName}\` dispatched: ${dispatch} (${how}). Its first use (loading and self-checking the native backends, then the first calibration pass) took ${fmt(firstUse.cpuMs, 1)} ms of CPU, ${fmt(firstUse.wallMs, 1)} ms wall.`);
   }
   lines.push('', `| layer | default ns/msg | ${RAW} ns/msg | default speed-up over ${RAW} | ${ours.map((o) => `${o} ns/msg`).join(' | ')} |`);
   lines.push(`|---|---:|---:|---:|${ours.map(() => '---:').join('|')}|`);

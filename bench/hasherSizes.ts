@@ -159,7 +159,7 @@ function render(): string {
   const loadEnd = loadavg();
   lines.push(
     `Machine: ${cpus().length} × ${cpuLabel()}, Node ${process.version}, one thread (pool off). ${started.toISOString().slice(0, 10)}; load average (1/5/15 min) ${loadStart.map((l) => fmt(l, 2)).join('/')} at the start, ${loadEnd.map((l) => fmt(l, 2)).join('/')} at the end: the machine is shared.`,
-    `Command: \`npm run bench:hasher -- --per-size --rounds ${rounds} --samples ${samplesPerRound} --sizes ${lo}-${hi}${clockKind === 'wall' ? ' --clock wall' : ''}\` (one process; ${rounds} rounds after a warm-up round, each round every column's best of ${samplesPerRound} interleaved samples; ${clockKind === 'wall' ? 'wall-clock time' : 'CPU time of the process'}).`,
+    `Command: \`npm run bench:hasher -- --per-size --rounds ${rounds} --samples ${samplesPerRound} --sizes ${lo}-${hi}${clockKind === 'wall' ? ' --clock wall' : ''}${ours.includes('wasm') ? ' --wasm' : ''}\` (one process; ${rounds} rounds after a warm-up round, each round every column's best of ${samplesPerRound} interleaved samples; ${clockKind === 'wall' ? 'wall-clock time' : 'CPU time of the process'}).`,
   );
   if (auto !== undefined) {
     const dispatch = auto.thresholds.map((t) => `${t.backend} from ${t.fromMessages}`).join(', ');
@@ -192,7 +192,9 @@ function render(): string {
     '',
     '| target | this run | verdict |',
     '|---|---:|---|',
-    `| default ≥ 1.2× raw hashtree at every size from 2^10 | lowest ${fmt(Math.min(...from10), 2)}× | ${verdict(Math.min(...from10) >= 1.2)} |`,
+    from10.length === 0
+      ? '| default ≥ 1.2× raw hashtree at every size from 2^10 | no size from 2^10 in this run | not judged |'
+      : `| default ≥ 1.2× raw hashtree at every size from 2^10 | lowest ${fmt(Math.min(...from10), 2)}× | ${verdict(Math.min(...from10) >= 1.2)} |`,
     `| default never below 1.0× raw hashtree | lowest ${fmt(Math.min(...all), 2)}× | ${verdict(Math.min(...all) >= 1.0)} |`,
     `| merkleize 2^20 chunks ≤ 1.05× hashing 2^20 messages (default) | ${fmt(fold.median, 3)}× | ${verdict(fold.median <= 1.05)} |`,
   );

@@ -7,9 +7,12 @@
  * on identical inputs. Reports medians, min–max, and ratios paired round by
  * round. Usage:
  *   npm run bench:hasher -- [--rounds 7] [--rows "ssztree/wasm,as-sha256 hashInto"] [--write]
- * `--write` records the table in docs/BENCHMARKS.md (the `## Hasher` section).
+ * `--write` records the table in docs/BENCHMARKS.md, in this CPU's section
+ * (`## Hasher — <CPU model>`), leaving other CPUs' sections.
+ * With `--per-size` it runs bench/hasherSizes.ts instead (hashInto per layer
+ * size 2^4 … 2^22, one process, against raw hashtree).
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { RowProcess } from './lib/rowProcess.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
@@ -26,6 +29,8 @@ const WORKLOAD_TITLE: Record<Workload, string> = {
 };
 
 const ROWS: Record<string, readonly Workload[]> = {
+  'ssztree/auto': WORKLOADS,
+  'ssztree/shani': WORKLOADS,
   'ssztree/avx512': WORKLOADS,
   'ssztree/hashtree': WORKLOADS,
   'ssztree/wasm': WORKLOADS,
@@ -54,15 +59,18 @@ function arg(name: string): string | undefined {
 const rounds = Number(arg('rounds') ?? 7);
 const warmup = Number(arg('warmup') ?? 2);
 const rowFilter = arg('rows')?.split(',').map((s) => s.trim());
-// Our native avx512 backend exists only where scripts/build-native.mjs could build it and the CPU has AVX-512.
-const unavailable = listHashers().filter((h) => !h.available).map((h) => `ssztree/${h.name}`);
-const rowNames = Object.keys(ROWS).filter((r) => (rowFilter === undefined || rowFilter.includes(r)) && !unavailable.includes(r));
+// Our native kernels exist only where scripts/build-native.mjs could build them and the CPU has their extensions.
+// Computed in main(): with --per-size nothing here may load the backends before hasherSizes.ts times their first use.
+let rowNames: string[] = [];
 const script = fileURLToPath(new URL('./hasherRow.ts', import.meta.url));
 
 const samples = new Map<string, number[]>(); // `${row}|${workload}` -> ms per round
+const loadAtStart = loadavg()[0]!;
 const key = (row: string, w: Workload) => `${row}|${w}`;
 
 async function main(): Promise<void> {
+  const unavailable = listHashers().filter((h) => !h.available).map((h) => `ssztree/${h.name}`);
+  rowNames = Object.keys(ROWS).filter((r) => (rowFilter === undefined || rowFilter.includes(r)) && !unavailable.includes(r));
   const procs = new Map(rowNames.map((row) => [row, new RowProcess(script, row)]));
   try {
     const jobs = WORKLOADS.flatMap((w) => rowNames.filter((r) => ROWS[r]!.includes(w)).map((r) => [r, w] as const));
@@ -85,7 +93,7 @@ async function main(): Promise<void> {
   const report = renderReport();
   process.stdout.write(`\n${report}\n`);
   if (process.argv.includes('--write')) {
-    writeSection('Hasher', report);
+    writeSection(`Hasher — ${cpus()[0]?.model?.trim() ?? 'unknown CPU'}`, report);
     process.stdout.write('wrote docs/BENCHMARKS.md\n');
   }
 }
@@ -102,7 +110,7 @@ async function runOnce(proc: RowProcess, row: string, w: Workload, record: boole
 function renderReport(): string {
   const lines: string[] = [];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  lines.push(`Machine: ${cpus().length} × ${cpu}, Node ${process.version}, one thread. ${rounds} rounds after ${warmup} warm-up runs, rows interleaved, one process per row.`);
+  lines.push(`Machine: ${cpus().length} × ${cpu}, Node ${process.version}, one thread. ${new Date().toISOString().slice(0, 10)}; load average (1 min) ${fmt(loadAtStart, 2)} at the start, ${fmt(loadavg()[0]!, 2)} at the end (the machine is shared). ${rounds} rounds after ${warmup} warm-up runs, rows interleaved, one process per row.`);
   lines.push(`Command: \`npm run bench:hasher -- --rounds ${rounds}${rowFilter ? ` --rows "${rowFilter.join(',')}"` : ''}\``);
   for (const w of WORKLOADS) {
     const rows = rowNames.filter((r) => ROWS[r]!.includes(w));
@@ -139,7 +147,7 @@ function renderReport(): string {
   return lines.join('\n');
 }
 
-/** The issue #2 targets, judged from this run's samples (rows that did not run are skipped). */
+/** The hasher's targets, judged from this run's samples (rows that did not run are skipped). */
 function targetVerdicts(): string[] {
   const has = (r: string, w: Workload) => samples.has(key(r, w));
   const mhs = (r: string) => N / 1e6 / (summarize(samples.get(key(r, 'W1'))!).median / 1e3);
@@ -166,7 +174,8 @@ function targetVerdicts(): string[] {
     rows.push(`| ${r}: merkleize 2^20 ≤ 1.1× hashing 2^20 inputs | ${fmt(q, 3)}× | ${verdict(q <= 1.1)} |`);
   }
   if (rows.length === 0) return [];
-  return ['', '### Targets (issue #2), judged from this run', '', '| target | this run | verdict |', '|---|---:|---|', ...rows];
+  return ['', '### Targets, judged from this run', '', '| target | this run | verdict |', '|---|---:|---|', ...rows];
 }
 
-await main();
+if (process.argv.includes('--per-size')) await import('./hasherSizes.js');
+else await main();

@@ -56,6 +56,10 @@ async function pmtRow(module: string): Promise<Record<string, Op>> {
 
 async function rowOperations(row: string): Promise<Record<string, Op>> {
   switch (row) {
+    case 'ssztree/auto':
+      return oursRow('auto');
+    case 'ssztree/shani':
+      return oursRow('shani');
     case 'ssztree/avx512':
       return oursRow('avx512');
     case 'ssztree/hashtree':

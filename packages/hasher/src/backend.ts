@@ -19,7 +19,8 @@ export interface HasherBackend {
 }
 
 /**
- * The backends, fastest first: our native AVX-512 module, native hashtree, our
- * WebAssembly, our TypeScript, @noble/hashes (reference).
+ * The backends: `auto` (each call on the native kernel measured fastest for
+ * its layer size), our native SHA-NI and AVX-512 kernels, native hashtree,
+ * our WebAssembly, our TypeScript, @noble/hashes (reference).
  */
-export type HasherName = 'avx512' | 'hashtree' | 'wasm' | 'js' | 'noble';
+export type HasherName = 'auto' | 'shani' | 'avx512' | 'hashtree' | 'wasm' | 'js' | 'noble';

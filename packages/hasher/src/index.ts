@@ -12,5 +12,18 @@ export { configureThreads, defaultThreadCount, poolStats, threadCount, type Pool
 export { configureWorkerUrl } from './parallel/browserApi.js';
 export { depthForLimit, merkleize, mixInLength } from './merkleize.js';
 export { hashSubtreesInto, MAX_SUBTREE_HEIGHT } from './subtrees.js';
-export { getBackend, getHasher, hasherNotice, initHasher, listHashers, setHasher, type HasherInfo } from './registry.js';
+export {
+  getBackend,
+  getHasher,
+  hasherNotice,
+  hasherReport,
+  initHasher,
+  listHashers,
+  setHasher,
+  type DispatchReport,
+  type HasherInfo,
+  type HasherReport,
+} from './registry.js';
+export type { SizeTiming } from './dispatch/calibrate.js';
+export type { Threshold } from './dispatch/auto.js';
 export { MAX_DEPTH, zeroHash, zeroHashInto } from './zeroHashes.js';

@@ -1,7 +1,9 @@
 /**
  * The active backend: every hashing call of this package goes through the one
  * held here. Chosen on first use (`selection.ts`): `SSZTREE_HASHER` if set and
- * available, else the fastest backend that loads and passes the self-check.
+ * available, else the first of {@link PREFERENCE} that loads and passes the
+ * self-check — normally `auto`, which sends each call to the native kernel
+ * measured fastest for its layer size at start-up (`dispatch/`).
  *
  * A browser main thread may refuse to compile large WebAssembly modules
  * synchronously, and then the synchronous first-use choice falls back to
@@ -10,27 +12,37 @@
  * @module
  */
 import type { HasherBackend, HasherName } from './backend.js';
+import type { Calibration, SizeTiming } from './dispatch/calibrate.js';
+import type { Threshold } from './dispatch/auto.js';
 import { createAvx512Backend } from './backends/avx512.js';
 import { createHashtreeBackend } from './backends/hashtree.js';
 import { createJsBackend } from './backends/js.js';
 import { createNobleBackend } from './backends/noble.js';
+import { createShaniBackend } from './backends/shani.js';
 import { createWasmBackend, createWasmBackendAsync } from './backends/wasm.js';
+import { describeDispatch, type AutoBackend } from './dispatch/auto.js';
+import { autoFrom } from './dispatch/here.js';
 import { HasherError } from './errors.js';
-import { loadChecked, measuredFaster, selectBackend, type BackendFactory } from './selection.js';
+import { loadChecked, selectBackend, type BackendFactory } from './selection.js';
 
 /**
- * Fastest first: the default is the first of these that loads and self-checks,
- * except that `avx512` goes behind `hashtree` where it did not measure faster
- * ({@link preferenceHere}).
+ * The default is the first of these that loads and self-checks. `auto` is
+ * available wherever one of its candidates (shani, avx512, hashtree) is; the
+ * rest follow in the order of their speed everywhere we measured.
  */
-const PREFERENCE: readonly HasherName[] = ['avx512', 'hashtree', 'wasm', 'js', 'noble'];
+const PREFERENCE: readonly HasherName[] = ['auto', 'shani', 'avx512', 'hashtree', 'wasm', 'js', 'noble'];
+
+/** Why each of auto's candidates is unavailable, for hasherNotice(); filled when auto loads. */
+let autoPassedOver: readonly string[] = [];
 
 const FACTORIES: Record<HasherName, BackendFactory> = {
-  // Layers too small for a 16-lane group go to hashtree when it is installed.
-  avx512: () => {
-    const small = load('hashtree');
-    return createAvx512Backend(small instanceof HasherError ? undefined : small);
+  auto: () => {
+    const made = autoFrom(load);
+    autoPassedOver = made.passedOver;
+    return made.backend;
   },
+  shani: createShaniBackend,
+  avx512: createAvx512Backend,
   hashtree: createHashtreeBackend,
   wasm: () => createWasmBackend(),
   js: createJsBackend,
@@ -43,6 +55,8 @@ export interface HasherInfo {
   readonly available: boolean;
   /** Why it is unavailable, when it is. */
   readonly reason?: string;
+  /** For `auto`: which backend hashes which layer sizes, and how that was decided. */
+  readonly dispatch?: string;
 }
 
 /** The reference for the self-check, independent of every other backend. */
@@ -95,25 +109,11 @@ function requireName(name: string): HasherName {
 
 let active: HasherBackend | undefined;
 let notice: string | undefined;
-let measuredPreference: readonly HasherName[] | undefined;
 
-/**
- * {@link PREFERENCE} as measured on this machine. Sixteen AVX-512 lanes beat
- * hashtree's SHA-NI on the Xeons we measured (38 against 65 ns a message), but
- * where AVX-512 is slow (CPUs that split 512-bit operations, or lower clocks
- * under AVX-512) hashtree may win; so when both load, `avx512` stays first
- * only if it hashes a layer at least 10% faster here. Measured once, about a
- * millisecond; an override (`SSZTREE_HASHER`, `setHasher`) skips it.
- */
-function preferenceHere(): readonly HasherName[] {
-  if (measuredPreference === undefined) {
-    const avx512 = load('avx512');
-    const hashtree = load('hashtree');
-    const now = () => performance.now();
-    const keep = avx512 instanceof HasherError || hashtree instanceof HasherError || measuredFaster(avx512, hashtree, now);
-    measuredPreference = keep ? PREFERENCE : ['hashtree', 'avx512', ...PREFERENCE.filter((n) => n !== 'hashtree' && n !== 'avx512')];
-  }
-  return measuredPreference;
+/** The notice for a start-up choice: selectBackend's, or for `auto`, the candidates it runs without. */
+function noticeFor(backend: HasherBackend, selected: string | undefined): string | undefined {
+  if (selected !== undefined || backend.name !== 'auto' || autoPassedOver.length === 0) return selected;
+  return `ssztree hasher: using auto over ${(backend as AutoBackend).candidates.join(', ')}; ${autoPassedOver.join('; ')}`;
 }
 
 /** The backend every call uses; chosen on first use. */
@@ -121,9 +121,9 @@ export function activeBackend(): HasherBackend {
   if (active === undefined) {
     const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
     const override = env?.SSZTREE_HASHER;
-    const selection = selectBackend(override ? PREFERENCE : preferenceHere(), load, override);
+    const selection = selectBackend(PREFERENCE, load, override);
     active = selection.backend;
-    notice = selection.notice;
+    notice = noticeFor(active, selection.notice);
   }
   return active;
 }
@@ -159,9 +159,9 @@ export async function initHasher(name?: HasherName): Promise<HasherName> {
   for (const candidate of PREFERENCE) {
     if (!((await loadAsync(candidate)) instanceof HasherError)) break;
   }
-  const selection = selectBackend(override ? PREFERENCE : preferenceHere(), load, override);
+  const selection = selectBackend(PREFERENCE, load, override);
   active = selection.backend;
-  notice = selection.notice;
+  notice = noticeFor(active, selection.notice);
   return active.name;
 }
 
@@ -180,12 +180,52 @@ export function hasherNotice(): string | undefined {
   return notice;
 }
 
-/** Every backend, fastest first, with whether it is available here. */
+/** Every backend, in preference order, with whether it is available here (and for `auto`, what it dispatches to). */
 export function listHashers(): HasherInfo[] {
   return PREFERENCE.map((name) => {
     const outcome = load(name);
-    return outcome instanceof HasherError ? { name, available: false, reason: outcome.message } : { name, available: true };
+    if (outcome instanceof HasherError) return { name, available: false, reason: outcome.message };
+    return name === 'auto' ? { name, available: true, dispatch: describeDispatch(outcome as AutoBackend) } : { name, available: true };
   });
+}
+
+/** `auto`'s dispatch as measured here: the candidates' ns per message at each calibrated size and the choice. */
+export interface DispatchReport {
+  readonly candidates: readonly HasherName[];
+  /** False when nothing was measured (one candidate, or SSZTREE_HASHER_CALIBRATE=0); `reason` says which. */
+  readonly calibrated: boolean;
+  readonly reason?: string;
+  readonly thresholds: readonly Threshold[];
+  readonly sizes: readonly SizeTiming[];
+  /** Calibration passes merged so far: 1 from start-up, 2 once a second pass ran (after 4 Mi messages). */
+  readonly passes: number;
+  /** What the calibration cost: messages hashed, hashInto calls, milliseconds. */
+  readonly cost: Calibration['cost'];
+}
+
+export interface HasherReport {
+  /** The backend every call uses now. */
+  readonly active: HasherName;
+  /** `auto`'s measured dispatch, when `auto` is available here (whether or not it is active). */
+  readonly dispatch?: DispatchReport;
+}
+
+/** What the hasher chose and why: the active backend and `auto`'s measurements per layer size. */
+export function hasherReport(): HasherReport {
+  const name = activeBackend().name;
+  const auto = load('auto');
+  if (auto instanceof HasherError) return { active: name };
+  const a = auto as AutoBackend;
+  const dispatch: DispatchReport = {
+    candidates: a.candidates,
+    calibrated: a.calibration !== undefined,
+    ...(a.uncalibrated === undefined ? {} : { reason: a.uncalibrated }),
+    thresholds: a.thresholds,
+    sizes: a.calibration?.sizes ?? [],
+    passes: a.calibration?.passes ?? 0,
+    cost: a.calibration?.cost ?? { messages: 0, calls: 0, ms: 0 },
+  };
+  return { active: name, dispatch };
 }
 
 /** A specific backend, bypassing the active one (for tests and benchmarks). */

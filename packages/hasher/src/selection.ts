@@ -32,12 +32,21 @@ export function loadChecked(name: HasherName, factory: BackendFactory, reference
   return backend;
 }
 
+const CHECK_COUNT = 39;
+const checkInput = new Uint8Array(64 * CHECK_COUNT);
+for (let i = 0; i < checkInput.length; i++) checkInput[i] = (i * 131 + 7) & 0xff;
+/** The reference's digests of the check layer, computed once per reference (it is slow before the JIT warms up). */
+const expectedBy = new WeakMap<HasherBackend, Uint8Array>();
+
 function selfCheck(backend: HasherBackend, reference: HasherBackend): boolean {
-  const count = 39;
-  const input = new Uint8Array(64 * count);
-  for (let i = 0; i < input.length; i++) input[i] = (i * 131 + 7) & 0xff;
-  const expected = new Uint8Array(32 * count);
-  reference.hashInto(input, expected);
+  const count = CHECK_COUNT;
+  const input = checkInput.slice();
+  let expected = expectedBy.get(reference);
+  if (expected === undefined) {
+    expected = new Uint8Array(32 * count);
+    reference.hashInto(input, expected);
+    expectedBy.set(reference, expected);
+  }
   const actual = new Uint8Array(32 * count);
   backend.hashInto(input, actual);
   if (!equalBytes(actual, expected)) return false;
@@ -89,28 +98,4 @@ export function selectBackend(
     return { backend: outcome, notice };
   }
   throw new HasherError('HASHER_UNAVAILABLE', `no hasher backend is available: ${skipped.join('; ')}`);
-}
-
-/** Best-of-`runs` time per message of `backend` on a `count`-message layer, in `now`'s unit. */
-export function timePerMessage(backend: HasherBackend, now: () => number, count = 1024, runs = 5): number {
-  const input = new Uint8Array(64 * count);
-  for (let i = 0; i < input.length; i++) input[i] = (i * 29 + 3) & 0xff;
-  const output = new Uint8Array(32 * count);
-  backend.hashInto(input, output); // first call outside the timing (lazy set-up, code warm-up)
-  let best = Infinity;
-  for (let r = 0; r < runs; r++) {
-    const start = now();
-    backend.hashInto(input, output);
-    best = Math.min(best, now() - start);
-  }
-  return best / count;
-}
-
-/**
- * Whether `challenger` should take `incumbent`'s place: measured here at least
- * `margin` faster (best of five on a 1024-message layer, so one preempted run
- * does not decide). The margin keeps a near tie with the incumbent.
- */
-export function measuredFaster(challenger: HasherBackend, incumbent: HasherBackend, now: () => number, margin = 0.1): boolean {
-  return timePerMessage(challenger, now) < (1 - margin) * timePerMessage(incumbent, now);
 }

@@ -4,17 +4,18 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { HasherBackend } from '../src/backend.js';
-import { createAvx512Backend, SMALL_LAYER } from '../src/backends/avx512.js';
-import { createJsBackend } from '../src/backends/js.js';
+import { createAvx512Backend } from '../src/backends/avx512.js';
+import { createShaniBackend } from '../src/backends/shani.js';
 import { listHashers } from '../src/index.js';
 import { referenceLayer, toHex } from './reference.js';
 
 const modulePath = fileURLToPath(new URL('../native/build/sha256x16.node', import.meta.url));
 const info = listHashers().find((h) => h.name === 'avx512')!;
+const shaniInfo = listHashers().find((h) => h.name === 'shani')!;
+const cpuFlags = process.platform === 'linux' ? (readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)?.[1]?.split(/\s+/) ?? []) : [];
 
-/** Whether this machine can build and run the module: what scripts/build-native.mjs needs. */
-function buildableHere(): boolean {
+/** Whether this machine can build the module: what scripts/build-native.mjs needs. */
+function compilesHere(): boolean {
   if (process.arch !== 'x64' || process.platform !== 'linux') return false;
   if (!existsSync(join(dirname(process.execPath), '..', 'include', 'node', 'node_api.h'))) return false;
   try {
@@ -22,8 +23,12 @@ function buildableHere(): boolean {
   } catch {
     return false;
   }
-  const flags = readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)?.[1]?.split(/\s+/) ?? [];
-  return flags.includes('avx512f') && flags.includes('avx512bw');
+  return true;
+}
+
+/** Whether this machine builds the module and runs the kernel that needs `flags`. */
+function buildableHere(...flags: string[]): boolean {
+  return compilesHere() && flags.every((f) => cpuFlags.includes(f));
 }
 
 const buildScript = fileURLToPath(new URL('../scripts/build-native.mjs', import.meta.url));
@@ -50,50 +55,50 @@ describe('scripts/build-native.mjs', () => {
   const sourcePath = fileURLToPath(new URL('../native/sha256x16.c', import.meta.url));
   const upToDate = existsSync(modulePath) && statSync(modulePath).mtimeMs >= statSync(sourcePath).mtimeMs;
   // Only where it is up to date already: a stale module would be rebuilt here, under other test files.
-  it.runIf(buildableHere() && upToDate)('is a no-op when the module is newer than its source', () => {
+  it.runIf(compilesHere() && upToDate)('is a no-op when the module is newer than its source', () => {
     expect(build([], {})).toEqual({ status: 0, out: '' });
   });
 });
 
-describe('avx512 backend', () => {
-  it('is available wherever it can be built (a skipped build step cannot pass silently)', () => {
-    if (buildableHere()) expect(info).toEqual({ name: 'avx512', available: true });
+describe.each([
+  { name: 'avx512', info, flags: ['avx512f', 'avx512bw'], create: createAvx512Backend },
+  { name: 'shani', info: shaniInfo, flags: ['sha_ni', 'avx2'], create: createShaniBackend },
+])('native kernel $name', ({ name, info, flags, create }) => {
+  it('is available wherever it can be built and the CPU has its extensions (a skipped build step cannot pass silently)', () => {
+    if (buildableHere(...flags)) expect(info).toEqual({ name, available: true });
     // Not buildable here (no compiler, say): usable only from an earlier build, else unavailable with its reason.
     else if (info.available) expect(existsSync(modulePath)).toBe(true);
-    else expect(info.reason).toMatch(/^avx512: (native module not built|native module did not load|this CPU lacks|native modules need)/);
+    else expect(info.reason).toMatch(new RegExp(`^${name}: (native module not built|native module did not load|this CPU or OS lacks|native modules need)`));
   });
 
-  it.runIf(info.available)('hands layers under SMALL_LAYER messages to the small-layer backend, larger ones to the lanes', () => {
-    const js = createJsBackend();
-    const sizes: number[] = [];
-    const counting: HasherBackend = { name: 'js', hashInto: (input, output) => (sizes.push(output.length / 32), js.hashInto(input, output)) };
-    const backend = createAvx512Backend(counting);
-    for (const n of [1, SMALL_LAYER - 1, SMALL_LAYER, 16, 17]) {
-      const input = Uint8Array.from({ length: 64 * n }, (_, i) => (i * 13 + n) & 0xff);
-      const out = new Uint8Array(32 * n);
-      backend.hashInto(input, out);
-      expect(toHex(out)).toBe(toHex(referenceLayer(input)));
-    }
-    expect(sizes).toEqual([1, SMALL_LAYER - 1]);
-  });
-
-  it.runIf(info.available)('hashes every size 0..40 on the lanes alone (no small-layer backend)', () => {
-    const backend = createAvx512Backend();
-    for (let n = 0; n <= 40; n++) {
+  it.runIf(info.available)('hashes every size 0..70 alone, around every group and batch boundary, and in place', () => {
+    const backend = create();
+    for (let n = 0; n <= 70; n++) {
       const input = Uint8Array.from({ length: 64 * n }, (_, i) => (i * 37 + n) & 0xff);
       const out = new Uint8Array(32 * n);
       backend.hashInto(input, out);
       expect(toHex(out)).toBe(toHex(referenceLayer(input)));
+      backend.hashInto(input, input.subarray(0, 32 * n));
+      expect(toHex(input.subarray(0, 32 * n))).toBe(toHex(out));
     }
   });
 
   it.runIf(existsSync(modulePath))('the raw module rejects bad arguments with JS errors, never a crash', () => {
-    const native = createRequire(import.meta.url)(modulePath) as { hashInto(...args: unknown[]): void; supported(): boolean };
+    type Hash = (...args: unknown[]) => void;
+    const native = createRequire(import.meta.url)(modulePath) as Record<'hashInto' | 'avx512' | 'shani', Hash> & { supported(): boolean; kernels(): string[] };
     expect(typeof native.supported()).toBe('boolean');
-    expect(() => native.hashInto()).toThrowError(TypeError);
-    expect(() => native.hashInto(new Uint8Array(64), [0])).toThrowError(TypeError);
-    expect(() => native.hashInto(new Uint16Array(32), new Uint8Array(32))).toThrowError(TypeError);
-    expect(() => native.hashInto(new Uint8Array(63), new Uint8Array(32))).toThrowError(RangeError);
-    expect(() => native.hashInto(new Uint8Array(128), new Uint8Array(32))).toThrowError(RangeError);
+    expect(native.kernels().every((k) => k === 'avx512' || k === 'shani')).toBe(true);
+    expect(native.supported()).toBe(native.kernels().length > 0);
+    for (const fn of [native.hashInto, native.avx512, native.shani]) {
+      expect(() => fn()).toThrowError(TypeError);
+      expect(() => fn(new Uint8Array(64), [0])).toThrowError(TypeError);
+      expect(() => fn(new Uint16Array(32), new Uint8Array(32))).toThrowError(TypeError);
+      expect(() => fn(new Uint8Array(63), new Uint8Array(32))).toThrowError(RangeError);
+      expect(() => fn(new Uint8Array(128), new Uint8Array(32))).toThrowError(RangeError);
+    }
+    // A kernel the CPU lacks is refused with an Error, never run.
+    for (const k of ['avx512', 'shani'] as const) {
+      if (!native.kernels().includes(k)) expect(() => native[k](new Uint8Array(64), new Uint8Array(32))).toThrowError(/lacks/);
+    }
   });
 });

@@ -5,7 +5,7 @@ import type { HasherBackend, HasherName } from '../src/backend.js';
 import { createJsBackend } from '../src/backends/js.js';
 import { createNobleBackend } from '../src/backends/noble.js';
 import { HasherError } from '../src/errors.js';
-import { loadChecked, measuredFaster, selectBackend, timePerMessage, type BackendFactory } from '../src/selection.js';
+import { loadChecked, selectBackend, type BackendFactory } from '../src/selection.js';
 
 const reference = createNobleBackend();
 const good = (name: HasherName): BackendFactory => () => ({ ...createJsBackend(), name });
@@ -91,41 +91,6 @@ describe('selectBackend', () => {
   });
 });
 
-describe('measuredFaster (which native backend goes first)', () => {
-  /** A clock that only the fake backends advance: each costs `costs[call]` units per message. */
-  function rig() {
-    let clock = 0;
-    const backend = (costs: number[]): HasherBackend => {
-      let call = 0;
-      return {
-        name: 'js',
-        hashInto: (_input, output) => {
-          clock += (costs[Math.min(call++, costs.length - 1)] as number) * (output.length / 32);
-        },
-      };
-    };
-    return { backend, now: () => clock };
-  }
-
-  it('times the best of five runs after one untimed call', () => {
-    const { backend, now } = rig();
-    // The first call (untimed) is slow, then one preempted run among five.
-    expect(timePerMessage(backend([100, 3, 9, 2, 3, 3]), now)).toBe(2);
-  });
-
-  it('promotes a clearly faster challenger and keeps the incumbent on a near tie or a loss', () => {
-    const { backend, now } = rig();
-    expect(measuredFaster(backend([38]), backend([65]), now)).toBe(true);
-    expect(measuredFaster(backend([95]), backend([100]), now)).toBe(false);
-    expect(measuredFaster(backend([70]), backend([49]), now)).toBe(false);
-  });
-
-  it('is not swayed by one preempted run of the challenger', () => {
-    const { backend, now } = rig();
-    expect(measuredFaster(backend([38, 38, 1000, 38, 38, 38]), backend([65]), now)).toBe(true);
-  });
-});
-
 describe('fallback in a real process', () => {
   const root = fileURLToPath(new URL('../../..', import.meta.url));
   const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -141,17 +106,17 @@ describe('fallback in a real process', () => {
   // Root of 5 zero chunks padded to 8 = zeroHash(3).
   const zero3 = 'c78009fdf07fc56a11f122370658a353aaa542ed63e44c4bc15ff4cd105ab33c';
 
-  it('moves to hashtree when our avx512 module does not load, and says so', () => {
+  it('runs auto on hashtree alone when our native module does not load, and says so', () => {
     const r = run(['break-avx512.cjs']);
-    expect(r.name).toBe('hashtree');
-    expect(r.notice).toMatch(/^ssztree hasher: using hashtree; avx512: native module (did not load \(Cannot load sha256x16\.node|not built)/);
+    expect(r.name).toBe('auto');
+    expect(r.notice).toMatch(/^ssztree hasher: using auto over hashtree; shani: native module (did not load \(Cannot load sha256x16\.node|not built).*; avx512: native module/);
     expect(r.root).toBe(zero3);
   });
 
   it('moves to wasm when neither native module loads, and says so', () => {
     const r = run(['break-avx512.cjs', 'break-hashtree.cjs']);
     expect(r.name).toBe('wasm');
-    expect(r.notice).toMatch(/^ssztree hasher: using wasm; avx512: .*; hashtree: @chainsafe\/hashtree did not load \(Cannot find module/);
+    expect(r.notice).toMatch(/^ssztree hasher: using wasm; auto: none of shani, avx512, hashtree is available here; shani: .*; avx512: .*; hashtree: @chainsafe\/hashtree did not load \(Cannot find module/);
     expect(r.root).toBe(zero3);
   });
 

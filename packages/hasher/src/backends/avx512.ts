@@ -1,15 +1,13 @@
 /**
- * `avx512` backend: our native module (`native/sha256x16.c`), sixteen
- * messages per AVX-512 lane group. Used when `scripts/build-native.mjs` could
- * build it on this machine (a C compiler and Node's headers; run by
- * `pnpm install` and the package build) and the CPU has AVX-512 F and BW.
+ * Our native module (`native/sha256x16.c`) and its `avx512` backend: sixteen
+ * messages per AVX-512 lane group. The module is built by
+ * `scripts/build-native.mjs` where this machine can (a C compiler and Node's
+ * headers; run by `pnpm install` and the package build); it holds the
+ * `shani` kernel too (`shani.ts`), and says which kernels the CPU runs.
  *
- * A lane group costs the same for one message as for sixteen, so layers of
- * fewer than {@link SMALL_LAYER} messages go to `small` (hashtree when it is
- * installed). Measured crossover (2026-11-30, a throwaway script timing both
- * modules' `hashInto` alternately on layers of 6, 8, 10 and 12 messages,
- * median of five runs each): 95/114, 87/85, 83/69, 80/57 ns per message
- * (hashtree/avx512).
+ * `avx512` hashes every layer on the lanes, a short layer through one
+ * zero-padded group; which sizes are worth a lane group is the size
+ * dispatch's business (`dispatch/`), measured on the machine at start-up.
  *
  * Loaded like hashtree, through `process.getBuiltinModule`, so nothing
  * Node-only is imported statically and browsers simply lack this backend.
@@ -19,17 +17,19 @@ import type { HasherBackend } from '../backend.js';
 import { HasherError } from '../errors.js';
 import { notBuiltMessage } from './nativeStatus.js';
 
-interface NativeModule {
+/** A kernel of the native module: one layer per call, the `HasherBackend.hashInto` contract. */
+export type NativeKernelName = 'avx512' | 'shani';
+
+interface NativeModule extends Record<NativeKernelName, (input: Uint8Array, output: Uint8Array) => void> {
   hashInto(input: Uint8Array, output: Uint8Array): void;
   supported(): boolean;
+  /** The kernels this CPU and OS run. */
+  kernels(): NativeKernelName[];
 }
 
 interface NodeProcessLike {
   getBuiltinModule?: (id: string) => unknown;
 }
-
-/** Below this many messages a layer is hashed by the `small` backend, when there is one. */
-export const SMALL_LAYER = 8;
 
 /**
  * Where the build puts the module, relative to this file: `src/backends/` when
@@ -56,23 +56,53 @@ function loadNative(): NativeModule {
     const reason = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
     throw new HasherError('HASHER_UNAVAILABLE', `avx512: native module did not load (${reason})`);
   }
-  if (typeof mod.hashInto !== 'function' || typeof mod.supported !== 'function') {
-    throw new HasherError('HASHER_UNAVAILABLE', 'avx512: native module lacks hashInto/supported (stale build?)');
+  if (typeof mod.avx512 !== 'function' || typeof mod.shani !== 'function' || typeof mod.kernels !== 'function') {
+    throw new HasherError('HASHER_UNAVAILABLE', 'avx512: native module lacks avx512/shani/kernels (stale build? run scripts/build-native.mjs --force)');
   }
-  if (!mod.supported()) throw new HasherError('HASHER_UNAVAILABLE', 'avx512: this CPU lacks AVX-512 F and BW');
   return mod as NativeModule;
 }
 
-/** The backend; `small` (if given) hashes layers under {@link SMALL_LAYER} messages. */
-export function createAvx512Backend(small?: HasherBackend): HasherBackend {
-  const native = loadNative();
-  return {
-    name: 'avx512',
-    // Each lane group reads its sixteen messages before writing a digest and
-    // groups run front to back, so in-place folding is safe (self-checked).
-    hashInto:
-      small === undefined
-        ? (input, output) => native.hashInto(input, output)
-        : (input, output) => (output.length < 32 * SMALL_LAYER ? small.hashInto(input, output) : native.hashInto(input, output)),
-  };
+let native: NativeModule | HasherError | undefined;
+
+/** The native module, loaded once per thread; throws `HasherError` (the same one each time) where it does not load. */
+function nativeModule(): NativeModule {
+  if (native === undefined) {
+    try {
+      native = loadNative();
+    } catch (cause) {
+      native = cause instanceof HasherError ? cause : new HasherError('HASHER_UNAVAILABLE', `avx512: ${String(cause)}`);
+    }
+  }
+  if (native instanceof HasherError) throw native;
+  return native;
+}
+
+/** Why the CPU or OS cannot run a kernel, in the words of listHashers(). */
+const LACKS: Record<NativeKernelName, string> = {
+  avx512: 'avx512: this CPU or OS lacks AVX-512 F and BW',
+  shani: 'shani: this CPU or OS lacks SHA-NI and AVX2',
+};
+
+/**
+ * A backend running one kernel of the native module; throws `HasherError`
+ * naming the kernel where the module does not load or the CPU lacks it.
+ */
+export function createNativeKernelBackend(kernel: NativeKernelName): HasherBackend {
+  let mod: NativeModule;
+  try {
+    mod = nativeModule();
+  } catch (cause) {
+    // The loader's messages name the module's first backend; say which one was asked for.
+    const message = cause instanceof Error ? cause.message : String(cause);
+    throw new HasherError('HASHER_UNAVAILABLE', message.replace(/^avx512: /, `${kernel}: `));
+  }
+  if (!mod.kernels().includes(kernel)) throw new HasherError('HASHER_UNAVAILABLE', LACKS[kernel]);
+  const run = mod[kernel];
+  // Each kernel reads every message of a group before writing a digest of
+  // it and groups run front to back, so in-place folding is safe (self-checked).
+  return { name: kernel, hashInto: (input, output) => run(input, output) };
+}
+
+export function createAvx512Backend(): HasherBackend {
+  return createNativeKernelBackend('avx512');
 }

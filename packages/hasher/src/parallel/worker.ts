@@ -11,7 +11,9 @@ import { createAvx512Backend } from '../backends/avx512.js';
 import { createHashtreeBackend } from '../backends/hashtree.js';
 import { createJsBackend } from '../backends/js.js';
 import { createNobleBackend } from '../backends/noble.js';
+import { createShaniBackend } from '../backends/shani.js';
 import { createWasmBackend } from '../backends/wasm.js';
+import { createAutoBackendHere } from '../dispatch/here.js';
 import { runBrowserWorker } from './browserWorker.js';
 import { runJob } from './job.js';
 import {
@@ -32,9 +34,11 @@ interface WorkerThreadsApi {
   receiveMessageOnPort(port: object): { message: StagingMessage } | undefined;
 }
 
-/** Shares are large layers, so `avx512` needs no small-layer fallback here. */
+/** `auto` calibrates in the worker itself (a few ms, off the main thread). */
 const FACTORIES: Record<HasherName, () => HasherBackend> = {
-  avx512: () => createAvx512Backend(),
+  auto: createAutoBackendHere,
+  shani: createShaniBackend,
+  avx512: createAvx512Backend,
   hashtree: createHashtreeBackend,
   wasm: () => createWasmBackend(),
   js: createJsBackend,

@@ -1,5 +1,5 @@
-// Compiles native/sha256x16.c into native/build/sha256x16.node, the `avx512`
-// hashing backend, when this machine can: an x86-64 Linux or macOS host with
+// Compiles native/sha256x16.c into native/build/sha256x16.node, the native
+// hashing module (kernels `shani`, SHA-NI, and `avx512`), when this machine can: an x86-64 Linux or macOS host with
 // a C compiler (`$CC`, else `cc`) and Node's own Node-API headers
 // (<node prefix>/include/node/node_api.h, shipped with every Node install).
 //
@@ -54,11 +54,11 @@ function record(code, reason) {
 
 function skip(code, reason) {
   record(code, reason);
-  console.log(`@ssztree/hasher: native avx512 backend not built (${reason}); the hasher uses the next backend`);
+  console.log(`@ssztree/hasher: native hashing module (shani, avx512) not built (${reason}); the hasher uses the next backend`);
   process.exit(strict ? 1 : 0);
 }
 
-if (process.arch !== 'x64') skip('platform', `${process.arch} host; the kernel is x86-64 AVX-512`);
+if (process.arch !== 'x64') skip('platform', `${process.arch} host; the kernels are x86-64 (SHA-NI, AVX-512)`);
 if (process.platform !== 'linux' && process.platform !== 'darwin') skip('platform', `${process.platform} host`);
 if (!force && existsSync(output) && statSync(output).mtimeMs >= statSync(source).mtimeMs) process.exit(0);
 
@@ -87,27 +87,32 @@ try {
 
 // Known answers against node:crypto, on counts around the 16-lane groups and
 // on an in-place fold; any mismatch removes the binary.
+let runnable = [];
 try {
   const native = createRequire(import.meta.url)(output);
-  if (!native.supported()) {
-    record('built', 'built; this CPU lacks AVX-512 F and BW');
-    console.log('@ssztree/hasher: native avx512 backend built; this CPU lacks AVX-512, so it stays unused here');
+  runnable = native.kernels();
+  if (runnable.length === 0) {
+    record('built', 'built; this CPU lacks both SHA-NI with AVX2 and AVX-512 F and BW');
+    console.log('@ssztree/hasher: native hashing module built; this CPU runs neither of its kernels (SHA-NI, AVX-512), so it stays unused here');
     process.exit(0);
   }
-  for (const count of [1, 7, 15, 16, 17, 33, 100]) {
-    const input = new Uint8Array(64 * count).map((_, i) => (i * 131 + 7) & 0xff);
-    const expected = new Uint8Array(32 * count);
-    for (let i = 0; i < count; i++) expected.set(createHash('sha256').update(input.subarray(64 * i, 64 * i + 64)).digest(), 32 * i);
-    const out = new Uint8Array(32 * count);
-    native.hashInto(input, out);
-    native.hashInto(input, input.subarray(0, 32 * count)); // in-place fold: digests over the front half
-    if (Buffer.compare(out, expected) !== 0 || Buffer.compare(input.subarray(0, 32 * count), expected) !== 0) {
-      throw new Error(`wrong digests for ${count} messages`);
+  // Every kernel this CPU runs, on counts around its groups (4 for shani, 16 for avx512).
+  for (const kernel of runnable) {
+    for (const count of [1, 3, 4, 5, 7, 15, 16, 17, 33, 100]) {
+      const input = new Uint8Array(64 * count).map((_, i) => (i * 131 + 7) & 0xff);
+      const expected = new Uint8Array(32 * count);
+      for (let i = 0; i < count; i++) expected.set(createHash('sha256').update(input.subarray(64 * i, 64 * i + 64)).digest(), 32 * i);
+      const out = new Uint8Array(32 * count);
+      native[kernel](input, out);
+      native[kernel](input, input.subarray(0, 32 * count)); // in-place fold: digests over the front half
+      if (Buffer.compare(out, expected) !== 0 || Buffer.compare(input.subarray(0, 32 * count), expected) !== 0) {
+        throw new Error(`${kernel}: wrong digests for ${count} messages`);
+      }
     }
   }
 } catch (cause) {
   rmSync(output, { force: true });
   skip('check-failed', `the built module failed its check and was removed: ${cause instanceof Error ? cause.message : String(cause)}`);
 }
-record('built', 'built and checked against node:crypto');
-console.log(`@ssztree/hasher: built the native avx512 backend (${output.slice(root.length + 1)})`);
+record('built', `built and checked against node:crypto (kernels here: ${runnable.join(', ')})`);
+console.log(`@ssztree/hasher: built the native hashing module, kernels ${runnable.join(', ')} (${output.slice(root.length + 1)})`);

@@ -48,7 +48,7 @@ describe('scripts/build-native.mjs', () => {
     const skipped = build(['--force'], { CC: '/nonexistent/cc' });
     expect(skipped.status).toBe(0);
     expect(skipped.out.trim().split('\n')).toHaveLength(1);
-    expect(skipped.out).toMatch(/native avx512 backend not built \((no C compiler|no Node-API headers)/);
+    expect(skipped.out).toMatch(/native hashing module \(shani, avx512\) not built \((no C compiler|no Node-API headers)/);
     expect(build(['--force', '--strict'], { CC: '/nonexistent/cc' }).status).toBe(1);
   });
 

@@ -1,11 +1,16 @@
 /**
- * `@ssztree/types/consensus`: the beacon-chain containers of phase0, altair,
- * bellatrix, capella, deneb and electra, for the mainnet and minimal presets,
- * with the spec's snake_case field names. Each fork's object holds every
- * container of that fork (unchanged ones carried over from earlier forks).
+ * `@ssztree/types/consensus`: the consensus types of phase0, altair,
+ * bellatrix, capella, deneb, electra and fulu for the mainnet and minimal
+ * presets, as the pinned consensus-specs version (`SPEC_VERSION`) defines
+ * them: beacon-chain, p2p, light-client and validator containers and the
+ * spec's named list and vector types, with the spec's snake_case field
+ * names. Each fork's object holds every type of that fork (unchanged ones
+ * are the very objects of the fork before). Fork selection (`forkAt`,
+ * `typesOf`, `forkOfBytes`) and state upgrades (`upgradeState`) sit on top.
  *
- *   import { mainnet } from '@ssztree/types/consensus';
- *   mainnet.deneb.BeaconState.hashTreeRoot(state);
+ *   import { mainnet, typesOf } from '@ssztree/types/consensus';
+ *   mainnet.fulu.BeaconState.hashTreeRoot(state);
+ *   typesOf('fulu', 'minimal').DataColumnSidecar.deserialize(bytes);
  * @module @ssztree/types/consensus
  */
 import { altairTypes } from './altair.js';
@@ -13,10 +18,27 @@ import { bellatrixTypes } from './bellatrix.js';
 import { capellaTypes } from './capella.js';
 import { denebTypes } from './deneb.js';
 import { electraTypes } from './electra.js';
+import { fuluTypes } from './fulu.js';
 import { phase0Types } from './phase0.js';
-import { MAINNET, MINIMAL, type Preset } from './preset.js';
+import { MAINNET, MINIMAL, type Preset, type PresetName } from './preset.js';
 
-export { MAINNET, MINIMAL, type Preset } from './preset.js';
+export { SPEC_VERSION } from './version.js';
+export {
+  MAINNET,
+  MINIMAL,
+  PRESET_NAMES,
+  PRESET_FORKS,
+  P2P,
+  DEPOSIT_CONTRACT_TREE_DEPTH,
+  JUSTIFICATION_BITS_LENGTH,
+  SYNC_COMMITTEE_SUBNET_COUNT,
+  BYTES_PER_FIELD_ELEMENT,
+  presetOf,
+  type Preset,
+  type PresetName,
+  type PresetFork,
+  type ForkPreset,
+} from './preset.js';
 export * as primitives from './primitives.js';
 export { phase0Types, type Phase0Types } from './phase0.js';
 export { altairTypes, type AltairTypes } from './altair.js';
@@ -24,8 +46,9 @@ export { bellatrixTypes, type BellatrixTypes } from './bellatrix.js';
 export { capellaTypes, type CapellaTypes } from './capella.js';
 export { denebTypes, type DenebTypes } from './deneb.js';
 export { electraTypes, type ElectraTypes } from './electra.js';
+export { fuluTypes, type FuluTypes } from './fulu.js';
 
-/** Every fork's containers for one preset. */
+/** Every fork's types for one preset. */
 export function forkTypes(p: Preset) {
   const phase0 = phase0Types(p);
   const altair = altairTypes(p, phase0);
@@ -33,15 +56,28 @@ export function forkTypes(p: Preset) {
   const capella = capellaTypes(p, bellatrix);
   const deneb = denebTypes(p, capella);
   const electra = electraTypes(p, deneb);
-  return { phase0, altair, bellatrix, capella, deneb, electra };
+  const fulu = fuluTypes(p, electra);
+  return { phase0, altair, bellatrix, capella, deneb, electra, fulu };
 }
 
-/** The containers of every fork for one preset: `ForkTypes['electra']['BeaconState']`, … */
+/** The types of every fork for one preset: `ForkTypes['fulu']['BeaconState']`, … */
 export type ForkTypes = ReturnType<typeof forkTypes>;
-/** The fork names, oldest first (the keys of `ForkTypes`). */
-export const FORKS = ['phase0', 'altair', 'bellatrix', 'capella', 'deneb', 'electra'] as const;
+/** The forks with types here, oldest first (the keys of `ForkTypes`). */
+export const FORKS = ['phase0', 'altair', 'bellatrix', 'capella', 'deneb', 'electra', 'fulu'] as const;
+export type ForkName = (typeof FORKS)[number];
 
-/** Every fork's containers for the mainnet preset, e.g. `mainnet.electra.BeaconState`. */
+/** Every fork's types for the mainnet preset, e.g. `mainnet.fulu.BeaconState`. */
 export const mainnet: ForkTypes = /* @__PURE__ */ forkTypes(MAINNET);
-/** Every fork's containers for the minimal preset (the spec tests' small sizes). */
+/** Every fork's types for the minimal preset (the spec tests' small sizes). */
 export const minimal: ForkTypes = /* @__PURE__ */ forkTypes(MINIMAL);
+
+/** True when `name` is a fork with types here. */
+export function isForkName(name: string): name is ForkName {
+  return (FORKS as readonly string[]).includes(name);
+}
+
+/** The types of a fork by name: `typesOf('fulu', 'mainnet').BeaconState`. An unknown name throws a `RangeError` naming the known ones. */
+export function typesOf<F extends ForkName>(fork: F, preset: PresetName = 'mainnet'): ForkTypes[F] {
+  if (!isForkName(fork)) throw new RangeError(`unknown fork "${String(fork)}" (known: ${FORKS.join(', ')})`);
+  return (preset === 'minimal' ? minimal : mainnet)[fork];
+}

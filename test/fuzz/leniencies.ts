@@ -21,7 +21,8 @@ export const CHAINSAFE_LENIENCIES: readonly Leniency[] = [
     id: 'chainsafe-union-none-trailing-bytes',
     summary:
       'Union selector 0 (None) followed by more bytes: ChainSafe 1.9.0 returns { selector: 0, value: null } and ignores the rest; the spec says None has an empty serialization, so the bytes are invalid.',
-    explains: (e) => e.code === 'TRAILING_BYTES' && e.detail === 'None carries no bytes',
+    // Past the union's byte bound the input is refused before decoding, as BOUND_EXCEEDED (only None lets ChainSafe accept that much).
+    explains: (e) => (e.code === 'TRAILING_BYTES' && e.detail === 'None carries no bytes') || (e.code === 'BOUND_EXCEEDED' && e.typePath.startsWith('Union[')),
   },
   {
     id: 'chainsafe-empty-union-reads-past-its-range',

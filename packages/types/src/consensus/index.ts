@@ -40,6 +40,21 @@ export {
   type ForkPreset,
 } from './preset.js';
 export * as primitives from './primitives.js';
+export {
+  NETWORKS,
+  NETWORK_NAMES,
+  SCHEDULE_FORKS,
+  forkAt,
+  forkAtEpoch,
+  hasTypes,
+  networkOf,
+  type ForkActivation,
+  type Network,
+  type NetworkName,
+  type ScheduledFork,
+} from './schedule.js';
+export { SLOT_OFFSETS, forkOfBytes, isSlotCarrier, slotOf, type SlotCarrier } from './slot.js';
+export { TYPE_BYTE_BOUNDS, applyByteBounds, p2pPayloadBound } from './bounds.js';
 export { phase0Types, type Phase0Types } from './phase0.js';
 export { altairTypes, type AltairTypes } from './altair.js';
 export { bellatrixTypes, type BellatrixTypes } from './bellatrix.js';
@@ -76,8 +91,12 @@ export function isForkName(name: string): name is ForkName {
   return (FORKS as readonly string[]).includes(name);
 }
 
-/** The types of a fork by name: `typesOf('fulu', 'mainnet').BeaconState`. An unknown name throws a `RangeError` naming the known ones. */
+/**
+ * The types of a fork by name: `typesOf('fulu', 'mainnet').BeaconState`. An
+ * unknown name, or a fork without types here yet (gloas, heze), throws a
+ * `RangeError` naming the known ones.
+ */
 export function typesOf<F extends ForkName>(fork: F, preset: PresetName = 'mainnet'): ForkTypes[F] {
-  if (!isForkName(fork)) throw new RangeError(`unknown fork "${String(fork)}" (known: ${FORKS.join(', ')})`);
+  if (!isForkName(fork)) throw new RangeError(`no types for fork "${String(fork)}" (known: ${FORKS.join(', ')})`);
   return (preset === 'minimal' ? minimal : mainnet)[fork];
 }

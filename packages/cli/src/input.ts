@@ -184,11 +184,19 @@ export function offsetNote(format: InputFormat): string {
 /**
  * Reads `path` and decodes it as a value of `type`. With `decode` false,
  * SSZ input is only read (and decompressed): whoever uses the bytes
- * validates them (`deserializeToView` does).
+ * validates them (`deserializeToView` does). `preread` is the input when it
+ * was read already (to pick the fork from it; stdin reads once).
  */
-export async function loadValue(type: NamedType, path: string, io: CliIo, options: InputOptions, decode = true): Promise<LoadedValue> {
+export async function loadValue(
+  type: NamedType,
+  path: string,
+  io: CliIo,
+  options: InputOptions,
+  decode = true,
+  preread?: { data: Uint8Array; progress: Progress },
+): Promise<LoadedValue> {
   const source = path === '-' ? 'stdin' : path;
-  const { data, progress } = await readInput(path, io, options.progress);
+  const { data, progress } = preread ?? (await readInput(path, io, options.progress));
   const format = detectFormat(path, data, options.format);
   try {
     let value: unknown;

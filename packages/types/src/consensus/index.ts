@@ -20,7 +20,10 @@ import { denebTypes } from './deneb.js';
 import { electraTypes } from './electra.js';
 import { fuluTypes } from './fulu.js';
 import { phase0Types } from './phase0.js';
+import { forkUpgradePlans, type ForkUpgradePlans, type UpgradeTarget } from './forkUpgrades.js';
 import { MAINNET, MINIMAL, type Preset, type PresetName } from './preset.js';
+import { upgradeView } from './upgrade.js';
+import type { ContainerType, ContainerValue, ContainerView, Fields, TreeView } from '../index.js';
 
 export { SPEC_VERSION } from './version.js';
 export {
@@ -54,6 +57,8 @@ export {
   type ScheduledFork,
 } from './schedule.js';
 export { SLOT_OFFSETS, forkOfBytes, isSlotCarrier, slotOf, type SlotCarrier } from './slot.js';
+export { planUpgrade, upgradeView, type FieldStep, type UpgradePlan } from './upgrade.js';
+export type { ForkUpgradePlans, UpgradeTarget } from './forkUpgrades.js';
 export { TYPE_BYTE_BOUNDS, applyByteBounds, p2pPayloadBound } from './bounds.js';
 export { phase0Types, type Phase0Types } from './phase0.js';
 export { altairTypes, type AltairTypes } from './altair.js';
@@ -100,3 +105,30 @@ export function typesOf<F extends ForkName>(fork: F, preset: PresetName = 'mainn
   if (!isForkName(fork)) throw new RangeError(`no types for fork "${String(fork)}" (known: ${FORKS.join(', ')})`);
   return (preset === 'minimal' ? minimal : mainnet)[fork];
 }
+
+const plans: Partial<Record<PresetName, ForkUpgradePlans>> = {};
+
+/** The upgrade plans of one preset (which fields each fork pair carries, converts or adds). */
+export function upgradePlans(preset: PresetName = 'mainnet'): ForkUpgradePlans {
+  return (plans[preset] ??= forkUpgradePlans(preset === 'minimal' ? minimal : mainnet));
+}
+
+type PlanFields<T extends UpgradeTarget, Side extends 'from' | 'to'> = ForkUpgradePlans[T][Side] extends ContainerType<infer F extends Fields> ? F : never;
+
+/**
+ * A view of the fork before `to`'s BeaconState upgraded to a view of `to`'s,
+ * reusing the tree: every unchanged field's subtree is carried over as it
+ * is; new fields take `values` (e.g. `proposer_lookahead`) or their
+ * defaults, and a value given for a carried field (e.g. `fork`) replaces it.
+ *
+ *   const fulu = upgradeState(electraView, 'fulu', { values: { proposer_lookahead, fork } });
+ */
+export function upgradeState<T extends UpgradeTarget>(
+  view: TreeView<ContainerValue<PlanFields<T, 'from'>>>,
+  to: T,
+  options: { preset?: PresetName; values?: Partial<ContainerValue<PlanFields<T, 'to'>>> } = {},
+): ContainerView<PlanFields<T, 'to'>> {
+  const plan = upgradePlans(options.preset ?? 'mainnet')[to];
+  return upgradeView(plan as never, view as never, (options.values ?? {}) as never) as ContainerView<PlanFields<T, 'to'>>;
+}
+

@@ -22,12 +22,15 @@ export function executionLightClient<
   B extends SszType<unknown>,
   H extends SszType<unknown>,
 >(t: T, BeaconState: S, BeaconBlockBody: B, ExecutionPayloadHeader: H) {
-  const ExecutionBranch = executionBranch(BeaconBlockBody);
+  const fresh = executionBranch(BeaconBlockBody);
+  const before = (t as Record<string, unknown>)['ExecutionBranch'] as typeof fresh | undefined;
+  const ExecutionBranch = before !== undefined && before.length === fresh.length ? before : fresh;
   return {
     ExecutionBranch,
     ...lightClientTypes(
       { BeaconState, SyncCommittee: t.SyncCommittee as T['SyncCommittee'], SyncAggregate: t.SyncAggregate as T['SyncAggregate'] },
       { beacon: t.BeaconBlockHeader as T['BeaconBlockHeader'], execution: ExecutionPayloadHeader, execution_branch: ExecutionBranch },
+      t as Record<string, unknown>,
     ),
   };
 }

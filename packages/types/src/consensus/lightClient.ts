@@ -34,17 +34,26 @@ export function executionBranch(body: SszType<unknown>) {
  * The light-client types of a fork whose `LightClientHeader` has `headerFields`
  * (`{ beacon }` in altair; `{ beacon, execution, execution_branch }` later).
  */
-export function lightClientTypes<H extends Fields, SC extends SszType<unknown>, SA extends SszType<unknown>>(s: LightClientSources<SC, SA>, headerFields: H) {
+export function lightClientTypes<H extends Fields, SC extends SszType<unknown>, SA extends SszType<unknown>>(
+  s: LightClientSources<SC, SA>,
+  headerFields: H,
+  prev?: Readonly<Record<string, unknown>>,
+) {
+  // A type whose definition equals the previous fork's is that very object (forks share unchanged types).
+  const keep = <T extends SszType<unknown>>(name: string, fresh: T): T => {
+    const old = prev?.[name] as T | undefined;
+    return old !== undefined && old._shapeKey() === fresh._shapeKey() ? old : fresh;
+  };
   const depth = (path: string[]) => floorLog2(s.BeaconState.gindexOf(path));
-  const FinalityBranch = vector(Bytes32, depth(['finalized_checkpoint', 'root']));
-  const CurrentSyncCommitteeBranch = vector(Bytes32, depth(['current_sync_committee']));
-  const NextSyncCommitteeBranch = vector(Bytes32, depth(['next_sync_committee']));
-  const LightClientHeader = container(headerFields, 'LightClientHeader');
-  const LightClientBootstrap = container(
+  const FinalityBranch = keep('FinalityBranch', vector(Bytes32, depth(['finalized_checkpoint', 'root'])));
+  const CurrentSyncCommitteeBranch = keep('CurrentSyncCommitteeBranch', vector(Bytes32, depth(['current_sync_committee'])));
+  const NextSyncCommitteeBranch = keep('NextSyncCommitteeBranch', vector(Bytes32, depth(['next_sync_committee'])));
+  const LightClientHeader = keep('LightClientHeader', container(headerFields, 'LightClientHeader'));
+  const LightClientBootstrap = keep('LightClientBootstrap', container(
     { header: LightClientHeader, current_sync_committee: s.SyncCommittee, current_sync_committee_branch: CurrentSyncCommitteeBranch },
     'LightClientBootstrap',
-  );
-  const LightClientUpdate = container(
+  ));
+  const LightClientUpdate = keep('LightClientUpdate', container(
     {
       attested_header: LightClientHeader,
       next_sync_committee: s.SyncCommittee,
@@ -55,18 +64,18 @@ export function lightClientTypes<H extends Fields, SC extends SszType<unknown>, 
       signature_slot: Slot,
     },
     'LightClientUpdate',
-  );
-  const LightClientFinalityUpdate = container(
+  ));
+  const LightClientFinalityUpdate = keep('LightClientFinalityUpdate', container(
     { attested_header: LightClientHeader, finalized_header: LightClientHeader, finality_branch: FinalityBranch, sync_aggregate: s.SyncAggregate, signature_slot: Slot },
     'LightClientFinalityUpdate',
-  );
-  const LightClientOptimisticUpdate = container(
+  ));
+  const LightClientOptimisticUpdate = keep('LightClientOptimisticUpdate', container(
     { attested_header: LightClientHeader, sync_aggregate: s.SyncAggregate, signature_slot: Slot },
     'LightClientOptimisticUpdate',
-  );
+  ));
   // light-client/p2p-interface.md
-  const LightClientUpdates = list(LightClientUpdate, P2P.MAX_REQUEST_LIGHT_CLIENT_UPDATES);
-  const LightClientUpdatesByRangeRequest = container({ start_period: uint64, count: uint64 }, 'LightClientUpdatesByRangeRequest');
+  const LightClientUpdates = keep('LightClientUpdates', list(LightClientUpdate, P2P.MAX_REQUEST_LIGHT_CLIENT_UPDATES));
+  const LightClientUpdatesByRangeRequest = keep('LightClientUpdatesByRangeRequest', container({ start_period: uint64, count: uint64 }, 'LightClientUpdatesByRangeRequest'));
   return {
     FinalityBranch,
     CurrentSyncCommitteeBranch,

@@ -29,8 +29,8 @@ type StateView = ViewOf<typeof ElectraState>;
 const gc = (globalThis as { gc?: () => void }).gc;
 const short = (root: Uint8Array) => `${toHex(root).slice(0, 18)}…`;
 
-// Ours: previous takes current's view (O(1): the two fields are distinct schema objects with one SSZ
-// definition, which a view assignment accepts); current becomes a fresh all-zero list.
+// Ours: previous takes current's view (O(1): both fields are the spec's EpochParticipation, and a view
+// assignment accepts any schema of the same SSZ definition); current becomes a fresh all-zero list.
 const rotateOurs: RotateParticipation = (state, n) => {
   const s = state as unknown as StateView;
   s.previous_epoch_participation = s.current_epoch_participation;

@@ -1,5 +1,5 @@
 /**
- * The ssztree demo (`npm run demo`): a synthetic mainnet electra
+ * The ssztree demo (`npm run demo`): a synthetic mainnet fulu (or electra)
  * BeaconState of 2^20 validators is built (from values and from bytes, as a
  * client loads one), then simulated blocks and epoch transitions are applied
  * through tree-backed views, each on a clone of the last state as a client's
@@ -23,17 +23,17 @@ import { parseOptions, USAGE, UsageError, type Options } from './options.js';
 import { loadPeer, type Peer, type PeerState } from './peer.js';
 import { Screen, timingTable, type TimingRow } from './render.js';
 import { Rng } from './rng.js';
-import { BeaconState, generateState, START_SLOT } from './state.js';
+import { BeaconState as ElectraState, STATE_TYPES, generateState, START_SLOT } from './state.js';
 import { fmt, heapMB, MB, Samples, since } from './stats.js';
 import { planBlock, planEpoch, SLOTS_PER_EPOCH } from './workload.js';
 
-type StateView = ViewOf<typeof BeaconState>;
+type StateView = ViewOf<typeof ElectraState>;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const short = (root: Uint8Array) => `${toHex(root).slice(0, 18)}…`;
 
-// Ours: previous takes current's view (O(1): the two fields are distinct schema objects with one SSZ
-// definition, which a view assignment accepts); current becomes a fresh all-zero list.
+// Ours: previous takes current's view (O(1): both fields are the spec's EpochParticipation, and a view
+// assignment accepts any schema of the same SSZ definition); current becomes a fresh all-zero list.
 const rotateOurs: RotateParticipation = (state, n) => {
   const s = state as unknown as StateView;
   s.previous_epoch_participation = s.current_epoch_participation;
@@ -54,13 +54,15 @@ async function run(o: Options): Promise<number> {
   const screen = new Screen();
   const n = o.validators;
   const failures: string[] = [];
-  screen.line(`ssztree demo: mainnet electra BeaconState, ${n} validators, ${o.blocks} blocks, ${o.epochs} epoch transitions, seed ${o.seed}${o.inPlace ? ', blocks applied in place (--in-place)' : ''}`);
+  // The fulu state is electra's plus one field: the simulation drives both through electra's fields.
+  const BeaconState = STATE_TYPES[o.fork] as unknown as typeof ElectraState;
+  screen.line(`ssztree demo: mainnet ${o.fork} BeaconState, ${n} validators, ${o.blocks} blocks, ${o.epochs} epoch transitions, seed ${o.seed}${o.inPlace ? ', blocks applied in place (--in-place)' : ''}`);
   screen.line(`  hasher ${getHasher()}, Node ${process.version}${hasherNotice() ? ` (${hasherNotice()})` : ''}`);
   screen.line();
 
   // ---------------------------------------------------------------- build
   let t = performance.now();
-  let value: ReturnType<typeof generateState> | null = generateState(n, o.seed, (done) => screen.progress('generating', done, n, 'validators'));
+  let value: ReturnType<typeof generateState> | null = generateState(n, o.seed, (done) => screen.progress('generating', done, n, 'validators'), o.fork);
   screen.phase('generating', since(t), `${n} validators with distinct pubkeys, balances, flags, roots`);
   const [bytes0, serializeMs] = timed(() => BeaconState.serialize(value!));
   let bytes: Uint8Array | null = bytes0;

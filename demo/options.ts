@@ -11,11 +11,13 @@ export interface Options {
   readonly inPlace: boolean;
   readonly json: boolean;
   readonly help: boolean;
+  /** The fork of the state: fulu (mainnet's current fork) or electra. */
+  readonly fork: 'electra' | 'fulu';
 }
 
 export const USAGE = `Usage: npm run demo -- [options]
 
-Builds a synthetic mainnet electra BeaconState, then applies simulated blocks
+Builds a synthetic mainnet fulu BeaconState (electra with --fork electra), then applies simulated blocks
 and epoch transitions through tree-backed views, printing commit + root
 times (p50/p95), memory per validator and the speed-up over a full rehash.
 
@@ -29,6 +31,7 @@ times (p50/p95), memory per validator and the speed-up over a full rehash.
   --in-place       apply each block to the head state itself instead of a
                    clone of it (a client that keeps no pre-block state): an
                    unshared view commits in place
+  --fork F         the state's fork: fulu (default, mainnet's current fork) or electra
   --json           print a one-line JSON summary at the end
   --help           this text`;
 
@@ -49,6 +52,7 @@ export function parseOptions(argv: readonly string[]): Options {
   let inPlace = false;
   let json = false;
   let help = false;
+  let fork: Options['fork'] = 'fulu';
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
@@ -56,6 +60,11 @@ export function parseOptions(argv: readonly string[]): Options {
     else if (a === '--in-place') inPlace = true;
     else if (a === '--json') json = true;
     else if (a === '--help' || a === '-h') help = true;
+    else if (a === '--fork') {
+      const f = argv[++i];
+      if (f !== 'electra' && f !== 'fulu') throw new UsageError(`--fork needs electra or fulu, got ${f ?? 'nothing'}`);
+      fork = f;
+    }
     else if (a.startsWith('--') && a.slice(2) in LIMITS) {
       const name = a.slice(2);
       const raw = argv[++i];
@@ -68,7 +77,7 @@ export function parseOptions(argv: readonly string[]): Options {
   }
   // The default (2 epochs) shrinks with --blocks; an explicit --epochs must fit.
   const epochs = given.has('epochs') ? nums['epochs']! : Math.min(nums['epochs']!, nums['blocks']!);
-  const o = { validators: nums['validators']!, blocks: nums['blocks']!, epochs, seed: nums['seed']!, compare, inPlace, json, help };
+  const o = { validators: nums['validators']!, blocks: nums['blocks']!, epochs, seed: nums['seed']!, compare, inPlace, json, help, fork };
   if (o.epochs > o.blocks) throw new UsageError(`--epochs (${o.epochs}) cannot exceed --blocks (${o.blocks})`);
   return o;
 }

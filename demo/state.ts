@@ -1,5 +1,6 @@
 /**
- * The synthetic mainnet electra BeaconState the demo starts from: `n`
+ * The synthetic mainnet BeaconState the demo starts from (fulu by default,
+ * or electra; fulu's is electra's plus the proposer lookahead): `n`
  * validators with distinct pubkeys and varied fields, their balances,
  * inactivity scores and participation flags, every root vector
  * (block_roots, state_roots, randao_mixes) filled, the sync committees, a
@@ -12,6 +13,9 @@ import { mainnet } from '@ssztree/types/consensus';
 import { Rng } from './rng.js';
 
 export const BeaconState = mainnet.electra.BeaconState;
+/** The state schema of each fork the demo runs. */
+export const STATE_TYPES = { electra: mainnet.electra.BeaconState, fulu: mainnet.fulu.BeaconState } as const;
+export type DemoFork = keyof typeof STATE_TYPES;
 export type BeaconStateValue = ValueOf<typeof BeaconState>;
 type ValidatorValue = BeaconStateValue['validators'][number];
 
@@ -30,7 +34,17 @@ function roots(rng: Rng, count: number): Uint8Array[] {
  * Builds the state value; `progress(done)` is called after each slice of
  * validators (done counts validators made so far).
  */
-export function generateState(n: number, seed: number, progress: (done: number) => void = () => {}): BeaconStateValue {
+export function generateState(n: number, seed: number, progress: (done: number) => void = () => {}, fork: DemoFork = 'electra'): BeaconStateValue {
+  const electra = generateElectra(n, seed, progress);
+  if (fork === 'electra') return electra;
+  // Fulu: the fork record moves on, and the lookahead holds 2 epochs of proposer indices.
+  const rng = new Rng(seed + 1);
+  const lookahead = BigUint64Array.from({ length: 64 }, () => BigInt(rng.int(n)));
+  const fulu = { ...electra, fork: { previous_version: new Uint8Array([5, 0, 0, 0]), current_version: new Uint8Array([6, 0, 0, 0]), epoch: electra.fork.epoch }, proposer_lookahead: lookahead };
+  return fulu as BeaconStateValue;
+}
+
+function generateElectra(n: number, seed: number, progress: (done: number) => void): BeaconStateValue {
   const rng = new Rng(seed);
   const base = BeaconState.defaultValue();
   // One buffer for every pubkey and one for every withdrawal credential: 2^20

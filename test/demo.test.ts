@@ -32,6 +32,14 @@ interface Summary {
 }
 
 describe('demo', () => {
+  it('--fork electra: the electra state, roots agree with a full rehash', { timeout: 120_000 }, () => {
+    const child = demo(['--validators', '256', '--blocks', '2', '--epochs', '0', '--fork', 'electra', '--json']);
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain('mainnet electra BeaconState, 256 validators');
+    const lines = child.stdout.trim().split('\n');
+    expect(JSON.parse(lines[lines.length - 1] as string)).toMatchObject({ failures: [], roots: { match: true } });
+  });
+
   it('1024 validators, 4 blocks, 1 epoch, --compare: roots agree with @chainsafe/ssz and with a full rehash', { timeout: 120_000 }, () => {
     const child = demo(['--validators', '1024', '--blocks', '4', '--epochs', '1', '--seed', '7', '--compare', '--json']);
     expect(child.stderr).toBe('');
@@ -147,7 +155,11 @@ describe('demo', () => {
 
 describe('demo options', () => {
   it('defaults: 2^20 validators, 64 blocks, 2 epochs', () => {
-    expect(parseOptions([])).toMatchObject({ validators: 2 ** 20, blocks: 64, epochs: 2, seed: 1, compare: false, json: false });
+    expect(parseOptions([])).toMatchObject({ validators: 2 ** 20, blocks: 64, epochs: 2, seed: 1, compare: false, json: false, fork: 'fulu' });
+  });
+  it('--fork: fulu (the default) or electra', () => {
+    expect(parseOptions(['--fork', 'electra']).fork).toBe('electra');
+    expect(() => parseOptions(['--fork', 'gloas'])).toThrowError(UsageError);
   });
   it('the default epoch count shrinks with --blocks; an explicit one must fit', () => {
     expect(parseOptions(['--blocks', '1']).epochs).toBe(1);

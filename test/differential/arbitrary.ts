@@ -3,7 +3,11 @@
  * arbitrary of its values. Lengths are capped (lists at a few elements, byte
  * lists and bitlists at tens of bytes) so whole beacon states stay cheap;
  * long vectors draw their elements from a small random pool by a seeded
- * generator instead of one arbitrary per element.
+ * generator instead of one arbitrary per element, and long byte vectors
+ * (blobs, cells) are filled by a seeded generator in one pass.
+ *
+ * `{ uint64Max }` caps uint64 values (the @lodestar/types comparison: its
+ * Slot, Epoch and index types hold uint64 as a JS number, exact to 2^53).
  */
 import fc from 'fast-check';
 import {
@@ -51,14 +55,37 @@ function pooled(elem: Arb, length: number): fc.Arbitrary<unknown[]> {
   });
 }
 
-export function arbitrary(type: AnyOurs): Arb {
+export interface ArbitraryOptions {
+  /** Largest uint64 drawn (default 2^64 − 1). */
+  readonly uint64Max?: bigint;
+}
+
+/** A byte array of `length` filled from one seed (xorshift32), so a 128 KiB blob costs one draw. */
+function seededBytes(length: number): fc.Arbitrary<Uint8Array> {
+  return fc.integer({ min: 1, max: 0x7fffffff }).map((seed) => {
+    const out = new Uint8Array(length);
+    const words = new Uint32Array(out.buffer, 0, length >>> 2);
+    let x = seed;
+    for (let i = 0; i < words.length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      words[i] = x >>> 0;
+    }
+    for (let i = words.length * 4; i < length; i++) out[i] = (seed >>> (8 * (i & 3))) & 0xff;
+    return out;
+  });
+}
+
+export function arbitrary(type: AnyOurs, opts: ArbitraryOptions = {}): Arb {
   const t = type as unknown;
+  const arbitrary = (inner: AnyOurs): Arb => arbitraryOf(inner, opts);
   if (t instanceof UintNumberType) return fc.integer({ min: 0, max: 2 ** (8 * t.byteLength) - 1 });
-  if (t instanceof Uint64Type) return fc.bigInt({ min: 0n, max: 2n ** 64n - 1n });
+  if (t instanceof Uint64Type) return fc.bigInt({ min: 0n, max: opts.uint64Max ?? 2n ** 64n - 1n });
   if (t instanceof UintBigType) return fc.bigInt({ min: 0n, max: 2n ** BigInt(8 * t.byteLength) - 1n });
   if (t instanceof Uint64NumberType) return fc.oneof(fc.integer({ min: 0, max: 2 ** 32 }), fc.maxSafeNat(), fc.constant(2 ** 53), fc.constant(Infinity));
   if (t instanceof BooleanType) return fc.boolean();
-  if (t instanceof ByteVectorType) return fc.uint8Array({ minLength: t.length, maxLength: t.length });
+  if (t instanceof ByteVectorType) return t.length > POOL_AFTER ? seededBytes(t.length) : fc.uint8Array({ minLength: t.length, maxLength: t.length });
   if (t instanceof ByteListType) return fc.uint8Array({ maxLength: Math.min(t.limit, MAX_BYTES) });
   if (t instanceof BitvectorType) return bits(t.length);
   if (t instanceof BitlistType) return fc.integer({ min: 0, max: Math.min(t.limit, MAX_BITS) }).chain(bits);
@@ -91,3 +118,5 @@ export function arbitrary(type: AnyOurs): Arb {
   }
   throw new Error(`no arbitrary for ${type.typeName}`);
 }
+
+const arbitraryOf = arbitrary;

@@ -17,7 +17,8 @@ import { MAX_GROW } from './mutators.js';
 import { check } from './oracle.js';
 import { Rng } from './prng.js';
 import { TargetStream, runFuzz, type FuzzStats } from './runner.js';
-import { selectTargets } from './targets.js';
+import { allTargets, selectTargets } from './targets.js';
+import { FORKS } from '@ssztree/types/consensus';
 
 const SEED = 20_240_601;
 const FAILURES = process.env['SSZTREE_FUZZ_FAILURES'] ?? join(tmpdir(), 'ssztree-fuzz-failures');
@@ -89,6 +90,13 @@ describe('fuzz slice (fixed seed, fixed inputs per target)', () => {
     expectClean(stats);
   };
   it('ssz_generic types and the extra schemas: 150 inputs each', slice('generic.*,extra.*', 150), 60_000);
-  it('every consensus container, minimal preset: 60 inputs each', slice('minimal.*', 60), 60_000);
+  // Per fork (each target under the fork that first has it), so no one test runs past its timeout.
+  for (const fork of FORKS) {
+    it(`every consensus type first in ${fork}, minimal preset: 60 inputs each`, () => {
+      const targets = allTargets().filter((t) => t.name.startsWith(`minimal.${fork}.`));
+      expect(targets.length).toBeGreaterThan(0);
+      expectClean(runFuzz({ seed: SEED, targets, perTarget: 60, failuresDir: FAILURES }));
+    }, 60_000);
+  }
   it('every consensus container, mainnet preset: 4 inputs each', slice('mainnet.*', 4), 60_000);
 });

@@ -35,6 +35,12 @@ export const CHAINSAFE_LENIENCIES: readonly Leniency[] = [
       'uint64 as a JS number above 2^53 (other than 2^64 − 1): ChainSafe UintNumberType(8, { clipInfinity: true }) decodes it to an inexact double (or 0), which re-serializes to different bytes; we reject it (documented in TYPES.md "uint64Number").',
     explains: (e) => e.code === 'INVALID_VALUE' && e.detail.includes('uint64Number'),
   },
+  {
+    id: 'chainsafe-accepts-past-max-size',
+    summary:
+      "An input longer than the type's largest valid encoding (its maxSize): ChainSafe 1.9.0 accepts some (a union's None followed by bytes, at the top or inside a container) and re-serializes shorter; no such input is valid SSZ. We refuse it before decoding (BOUND_EXCEEDED).",
+    explains: (e) => e.code === 'BOUND_EXCEEDED',
+  },
 ];
 
 export function explainLeniency(ours: SszError): Leniency | null {

@@ -31,6 +31,7 @@ const CODES = new Set([
   'BAD_BOOLEAN',
   'BAD_BITS',
   'LIMIT_EXCEEDED',
+  'BOUND_EXCEEDED',
   'BAD_SELECTOR',
   'INVALID_VALUE',
 ]);

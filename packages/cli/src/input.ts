@@ -16,14 +16,14 @@
  */
 import { constants as bufferConstants } from 'node:buffer';
 import { extname } from 'node:path';
-import { SszError } from '@ssztree/types';
+import { SszError, type ByteReader } from '@ssztree/types';
 import { YAMLParseError } from 'yaml';
 import { CliError, UsageError, describeSszError } from './errors.js';
 import type { CliIo } from './io.js';
 import type { Progress, ProgressMode } from './progress.js';
 import type { NamedType } from './registry.js';
 import { isFramed } from './snappy.js';
-import { loadSszBytes, offsetNote } from './sszInput.js';
+import { loadSszBytes, offsetNote, sszOf } from './sszInput.js';
 import { openSource, type InputSource } from './source.js';
 import { readYaml } from './yamlRead.js';
 
@@ -39,7 +39,19 @@ export interface InputOptions {
   readonly progress: ProgressMode;
 }
 
+/**
+ * Picks the type of an input from the input itself, for a type named without
+ * its fork (`forkPick.ts`): from the first bytes of SSZ input (read at
+ * offsets, before the bulk), or from the parsed JSON/YAML.
+ */
+export interface TypePicker {
+  fromSsz(read: ByteReader, size: number, source: string, format: 'ssz' | 'ssz_snappy'): NamedType;
+  fromJson(json: unknown, source: string): NamedType;
+}
+
 export interface LoadedValue {
+  /** The type the input was read as (the one given, or the one a `TypePicker` picked). */
+  readonly type: NamedType;
   /** The decoded value; undefined when SSZ input was loaded with `decode: false` (bytes only). */
   readonly value: unknown;
   readonly format: InputFormat;
@@ -152,23 +164,38 @@ function unwrapEnvelope(json: unknown, type: NamedType): unknown {
 }
 
 /**
- * Reads `path` and decodes it as a value of `type`. Binary input is checked
- * (size, layout) before it is read whole and decoded without a copy; with
- * `decode` false it is only checked and read (and decompressed): whoever
- * uses the bytes validates the rest (`deserializeToView` does).
+ * Reads `path` and decodes it as a value of `type` (or of the type `type`
+ * picks from the input). Binary input is checked (size, layout) before it is
+ * read whole and decoded without a copy; with `decode` false it is only
+ * checked and read (and decompressed): whoever uses the bytes validates the
+ * rest (`deserializeToView` does).
  */
-export async function loadValue(type: NamedType, path: string, io: CliIo, options: InputOptions, decode = true): Promise<LoadedValue> {
+export async function loadValue(
+  given: NamedType | TypePicker,
+  path: string,
+  io: CliIo,
+  options: InputOptions,
+  decode = true,
+): Promise<LoadedValue> {
   const src = await openSource(path, io, options.progress);
   const { name: source, progress } = src;
   try {
     const format = detectFormat(path, src.readAt(0, HEAD_BYTES), options.format);
     if (format === 'ssz' || format === 'ssz_snappy') {
-      const bytes = await loadSszBytes(type, src, format);
-      if (!decode) return { value: undefined, format, source, progress, bytes };
+      const ssz = sszOf(src, format);
+      let type: NamedType;
+      if ('type' in given) type = given;
+      else {
+        // The slot sits in the first bytes: a raw snappy block is decompressed for it, a framed stream only its first chunk.
+        await ssz.prepare();
+        type = given.fromSsz(ssz.read, ssz.size, source, format);
+      }
+      const bytes = await loadSszBytes(type, src, format, ssz);
+      if (!decode) return { type, value: undefined, format, source, progress, bytes };
       try {
         // The bytes were read for this decode alone: the value may view them (no copy of the input).
         const value = progress.phase(`decoding ${source}`, () => type.type.deserialize(bytes, { copy: false }));
-        return { value, format, source, progress, bytes };
+        return { type, value, format, source, progress, bytes };
       } catch (e) {
         if (e instanceof SszError) throw new CliError(describeSszError(e, source, offsetNote(format)));
         throw e;
@@ -186,8 +213,9 @@ export async function loadValue(type: NamedType, path: string, io: CliIo, option
         throw e;
       }
     }
+    const type = 'type' in given ? given : given.fromJson(json, source);
     try {
-      return { value: type.type.fromJson(unwrapEnvelope(json, type)), format, source, progress, bytes: null };
+      return { type, value: type.type.fromJson(unwrapEnvelope(json, type)), format, source, progress, bytes: null };
     } catch (e) {
       if (e instanceof SszError) throw new CliError(describeSszError(e, source));
       throw e;

@@ -34,11 +34,18 @@ export const HELP = `ssztree: SSZ consensus containers on the command line
   ssztree diff <Type> <a> <b> [--limit N]    differing field paths; exit 0 equal, 1 different
   ssztree types [fork]                       known types, e.g. electra.BeaconState
 
-  <Type> is <fork>.<Container>; <file> is .ssz, .ssz_snappy (framed or raw
-  block snappy), .json or .yaml, or - for stdin.
+  <Type> is <fork>.<Container> (phase0 … fulu), or BeaconState,
+  BeaconBlock, SignedBeaconBlock, BeaconBlockHeader, SignedBeaconBlockHeader
+  or DataColumnSidecar without the fork: it is picked from the input's slot
+  (or a beacon API envelope's version) on --network's schedule.
+  <file> is .ssz, .ssz_snappy (framed or raw block snappy), .json or .yaml,
+  or - for stdin.
 
 options:
   --preset mainnet|minimal   preset of the types (default mainnet)
+  --network mainnet|sepolia|hoodi
+                             fork schedule for a <Type> without its fork
+                             (default mainnet)
   --format ssz|ssz_snappy|json|yaml
                              input format, instead of detecting it
   --progress / --no-progress force the progress bar on stderr on / off
@@ -51,7 +58,7 @@ exit codes: 0 success, 1 diff found differences / proof invalid, 2 error`;
 
 const SPEC: OptionSpec = {
   flags: ['json', 'yaml', 'snappy', 'progress', 'no-progress', 'debug', 'help', 'version'],
-  values: ['preset', 'format', 'output', 'root', 'limit', 'fork'],
+  values: ['preset', 'network', 'format', 'output', 'root', 'limit', 'fork'],
   short: { o: 'output', h: 'help', v: 'version' },
 };
 

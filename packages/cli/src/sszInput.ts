@@ -33,7 +33,7 @@ export function offsetNote(format: string): string {
  * offsets, and the whole. `prepare` is where a raw snappy block is
  * decompressed: its tags can only be decoded from the start.
  */
-interface SszBytes {
+export interface SszBytes {
   readonly size: number;
   prepare(): Promise<void>;
   readonly read: ByteReader;
@@ -52,7 +52,7 @@ function inInput<T>(name: string, f: () => T): T {
 
 const ready = async (): Promise<void> => undefined;
 
-function sszOf(src: InputSource, format: BinaryFormat): SszBytes {
+export function sszOf(src: InputSource, format: BinaryFormat): SszBytes {
   if (format === 'ssz') return { size: src.size, prepare: ready, read: (s, e) => src.readAt(s, e), readAll: () => src.readAll() };
   const head = src.readAt(0, 16);
   if (isFramed(head)) {
@@ -68,16 +68,17 @@ function sszOf(src: InputSource, format: BinaryFormat): SszBytes {
   // The raw block format: its preamble declares the size.
   const { length, tags } = inInput(src.name, () => blockLength(head, 0, head.length));
   inInput(src.name, () => checkExpansion(length, src.size - tags, 0));
-  let data: Uint8Array = new Uint8Array(0);
+  let data: Uint8Array | null = null;
   return {
     size: length,
     async prepare() {
+      if (data !== null) return;
       checkFitsMemory(src.name, length, `it decompresses to ${length} bytes`);
       const compressed = await src.readAll();
       data = inInput(src.name, () => src.progress.phase(`decompressing ${src.name}`, () => decodeBlock(compressed)));
     },
-    read: (s, e) => data.subarray(s, e),
-    readAll: async () => data,
+    read: (s, e) => (data as Uint8Array).subarray(s, e),
+    readAll: async () => data as Uint8Array,
   };
 }
 
@@ -112,10 +113,10 @@ export function presetHint(type: NamedType, size: number, read: ByteReader | nul
 
 /**
  * The SSZ bytes of `src` as `type`, after the size and layout checks; one
- * read (and decompression) of the whole.
+ * read (and decompression) of the whole. `ssz` is the input's SSZ view when
+ * the caller made it already (to read the slot that picks the type).
  */
-export async function loadSszBytes(type: NamedType, src: InputSource, format: BinaryFormat): Promise<Uint8Array> {
-  const ssz = sszOf(src, format);
+export async function loadSszBytes(type: NamedType, src: InputSource, format: BinaryFormat, ssz: SszBytes = sszOf(src, format)): Promise<Uint8Array> {
   const what = format === 'ssz' ? `${ssz.size} bytes` : `${ssz.size} bytes once decompressed`;
   const fault = sizeFault(type, ssz.size);
   if (fault !== null) throw new CliError(`${src.name}: ${what}, but ${fault}${presetHint(type, ssz.size, ssz.prepare === ready ? ssz.read : null)}`);

@@ -41,6 +41,8 @@ export interface Type<V> {
   readonly maxSize: number;
   /** True for uints and boolean, which pack several to a chunk. */
   readonly isBasic: boolean;
+  /** The longest input `deserialize` accepts (`maxSize`, or the spec's type-specific bound when one is set). */
+  readonly byteBound: number;
   /** The SSZ serialization of `value`; a value of the wrong shape throws `SszError`. */
   serialize(value: V): Uint8Array;
   /** Writes the serialization into `buffer` at `offset`; returns the end offset. */
@@ -117,6 +119,33 @@ export abstract class SszCodec<V> {
    * made with one bulk copy, so values never alias the caller's bytes.
    */
   readonly _viewsInput: boolean = true;
+
+  /** @internal A byte bound set by `withByteBound` (null: the bound is `maxSize`). */
+  _byteBound: number | null = null;
+  /**
+   * @internal True for lists, bitlists and byte lists: their decoder derives
+   * the length from the input's size and checks it against the limit before
+   * allocating (reporting `LIMIT_EXCEEDED`), so the derived bound needs no
+   * separate check; a bound set with `withByteBound` is still checked.
+   */
+  readonly _limitBoundsSize: boolean = false;
+
+  /**
+   * The longest input `deserialize` and `deserializeToView` accept: a bound
+   * set with `withByteBound` (the spec's type-specific SSZ bounds), else
+   * `maxSize`. Longer input is refused with `BOUND_EXCEEDED` before anything
+   * is copied or allocated.
+   */
+  get byteBound(): number {
+    return this._byteBound === null ? this.maxSize : Math.min(this._byteBound, this.maxSize);
+  }
+
+  /** @internal Refuses input past the byte bound (variable-size types; fixed ones check their exact size). */
+  protected _checkBound(bytes: Uint8Array): void {
+    if (this.fixedSize === null && (this._byteBound !== null || !this._limitBoundsSize) && bytes.length > this.byteBound) {
+      throw new SszError('BOUND_EXCEEDED', `${bytes.length} bytes exceed the bound of ${this.byteBound}`, this.byteBound);
+    }
+  }
 
   /** @internal Decodes exactly `data[start, end)`; `data` is private to the decoder when `_viewsInput`. */
   abstract _decode(data: Uint8Array, dv: DataView, start: number, end: number): V;
@@ -215,6 +244,7 @@ export abstract class SszCodec<V> {
   deserialize(bytes: Uint8Array, options?: DeserializeOptions): V {
     try {
       if (!(bytes instanceof Uint8Array)) throw new SszError('INVALID_VALUE', 'deserialize expects a Uint8Array');
+      this._checkBound(bytes);
       const data = this._viewsInput && options?.copy !== false ? bytes.slice() : bytes;
       return this._decode(data, new DataView(data.buffer, data.byteOffset, data.byteLength), 0, data.length);
     } catch (e) {
@@ -322,3 +352,19 @@ export abstract class SszCodec<V> {
 
 /** Any schema, seen from below the base class (tree/, frozen/). */
 export type AnyCodec = SszCodec<unknown>;
+
+/**
+ * Sets the byte bound of a type just built (the spec's type-specific SSZ
+ * bounds, for types whose limits no longer bound their size): `deserialize`
+ * then refuses longer input up front. Returns the type. A type's bound is
+ * set once, before the type is shared; a bound below the smallest valid
+ * size is an `INVALID_TYPE`.
+ */
+export function withByteBound<T extends SszCodec<unknown>>(type: T, bound: number): T {
+  if (!Number.isSafeInteger(bound) || bound < type.minSize) {
+    throw new SszError('INVALID_TYPE', `byte bound ${bound} is below the smallest size ${type.minSize}`, -1, type.typeName);
+  }
+  if (type._byteBound !== null) throw new SszError('INVALID_TYPE', `byte bound already set to ${type._byteBound}`, -1, type.typeName);
+  type._byteBound = bound;
+  return type;
+}

@@ -26,6 +26,8 @@ export type SszErrorCode =
   | 'BAD_BITS'
   /** A list or bitlist longer than its limit. */
   | 'LIMIT_EXCEEDED'
+  /** An input longer than the type's byte bound (its largest valid size, or a bound the spec sets), refused before decoding. */
+  | 'BOUND_EXCEEDED'
   /** A union selector with no matching option. */
   | 'BAD_SELECTOR'
   /** A value that the type cannot represent (out of range, wrong length, wrong shape). */

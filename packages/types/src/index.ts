@@ -7,7 +7,7 @@
 export { BitArray } from './bitArray.js';
 export { SszError, type SszErrorCode } from './errors.js';
 export { fromHex, toHex, type Json } from './json.js';
-export { SszType, TreeView, ValueView, type ByteReader, type DeserializeOptions, type Type, type ValueOf } from './type.js';
+export { SszType, TreeView, ValueView, withByteBound, type ByteReader, type DeserializeOptions, type Type, type ValueOf } from './type.js';
 export { BasicType, type BasicArray } from './basicType.js';
 export { BitlistType, bitlist } from './schema/bitlist.js';
 export { BitvectorType, bitvector } from './schema/bitvector.js';

@@ -42,7 +42,7 @@ import { treeError } from './tree/nodes.js';
 import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, type ViewProof } from './tree/proofs.js';
 import { serializeNode, valueOfNode } from './tree/write.js';
 
-export type { ByteReader, DeserializeOptions, Type, ValueOf } from './codec.js';
+export { withByteBound, type ByteReader, type DeserializeOptions, type Type, type ValueOf } from './codec.js';
 
 /** The schema of each field of a container: any SSZ type. */
 export type Fields = Record<string, SszType<unknown>>;
@@ -133,6 +133,8 @@ export abstract class SszType<V> extends SszCodec<V> implements Type<V> {
     let node: NodeId;
     try {
       if (!(bytes instanceof Uint8Array)) throw new SszError('INVALID_VALUE', 'deserializeToView expects a Uint8Array');
+      this._checkBound(bytes);
+      this._checkBound(bytes);
       // No copy of the input: every byte that reaches the tree is copied into the store (or the preimage table).
       node = this._nodeFromBytes(bytes, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, bytes.length, store);
     } catch (e) {

@@ -5,16 +5,15 @@
  * @module
  */
 import { EXIT_OK, UsageError } from '../errors.js';
-import { type Context, positionals, typeArg } from '../context.js';
-import { loadValue } from '../input.js';
+import { type Context, loadTyped, positionals } from '../context.js';
 import { writeYaml } from '../yamlWrite.js';
 
 export async function decodeCommand(ctx: Context): Promise<number> {
   const [typeName, file] = positionals(ctx, ['<Type>', '<file>']) as [string, string];
   const { flags } = ctx.args;
   if (flags.has('json') && flags.has('yaml')) throw new UsageError('choose one of --json and --yaml');
-  const type = typeArg(ctx, typeName);
-  const { value, progress } = await loadValue(type, file, ctx.io, ctx.input);
+  const { type, input } = await loadTyped(ctx, typeName, file);
+  const { value, progress } = input;
   const json = type.type.toJson(value);
   if (flags.has('yaml')) {
     progress.clear();

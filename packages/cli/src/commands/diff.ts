@@ -4,10 +4,9 @@
  * different, 2 on error, like diff(1).
  * @module
  */
-import { EXIT_NO, EXIT_OK, UsageError } from '../errors.js';
-import { type Context, positionals, typeArg } from '../context.js';
+import { CliError, EXIT_NO, EXIT_OK, UsageError } from '../errors.js';
+import { type Context, loadTyped, positionals } from '../context.js';
 import { TreeDiff } from '../diff.js';
-import { loadValue } from '../input.js';
 import { buildTree } from '../tree.js';
 
 export async function diffCommand(ctx: Context): Promise<number> {
@@ -15,10 +14,10 @@ export async function diffCommand(ctx: Context): Promise<number> {
   if (fileA === '-' && fileB === '-') throw new UsageError('only one of <a> and <b> can be stdin');
   const limitArg = ctx.args.values.get('limit') ?? '20';
   if (!/^\d+$/.test(limitArg)) throw new UsageError(`--limit takes a count, got "${limitArg}"`);
-  const type = typeArg(ctx, typeName);
   // SSZ inputs are not decoded to values: the trees are built from the bytes (validating them) and diffed alone.
-  const a = await loadValue(type, fileA, ctx.io, ctx.input, false);
-  const b = await loadValue(type, fileB, ctx.io, ctx.input, false);
+  const { type, input: a } = await loadTyped(ctx, typeName, fileA, false);
+  const { type: typeB, input: b } = await loadTyped(ctx, typeName, fileB, false);
+  if (typeB.name !== type.name) throw new CliError(`${a.source} is ${type.name} and ${b.source} is ${typeB.name}: diff compares values of one type`);
   const treeA = buildTree(type, a, a.source);
   const treeB = buildTree(type, b, b.source);
   try {

@@ -9,8 +9,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CliError, EXIT_OK } from '../errors.js';
-import { type Context, positionals, typeArg } from '../context.js';
-import { loadValue } from '../input.js';
+import { type Context, loadTyped, positionals } from '../context.js';
 import { encodeFramed } from '../snappy.js';
 
 export async function encodeCommand(ctx: Context): Promise<number> {
@@ -19,8 +18,8 @@ export async function encodeCommand(ctx: Context): Promise<number> {
   if ((out === undefined || out === '-') && ctx.io.stdoutIsTTY) {
     throw new CliError('refusing to write binary SSZ to a terminal: use -o <file> or redirect stdout');
   }
-  const type = typeArg(ctx, typeName);
-  const { value, progress } = await loadValue(type, file, ctx.io, ctx.input);
+  const { type, input } = await loadTyped(ctx, typeName, file);
+  const { value, progress } = input;
   let bytes = progress.phase('encoding', () => type.type.serialize(value));
   if (ctx.args.flags.has('snappy')) bytes = progress.phase('compressing', () => encodeFramed(bytes));
   progress.clear();

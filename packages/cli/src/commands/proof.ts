@@ -15,8 +15,8 @@
  */
 import { SszError, fromHex, verifyProof, type Path, type PathSegment, type ViewProof } from '@ssztree/types';
 import { CliError, EXIT_NO, EXIT_OK, UsageError, describeSszError } from '../errors.js';
-import { type Context, hex, positionals, typeArg } from '../context.js';
-import { loadValue, parseJson, readInput } from '../input.js';
+import { type Context, hex, loadTyped, positionals, typeArg } from '../context.js';
+import { parseJson, readInput } from '../input.js';
 import { buildTree } from '../tree.js';
 import { resolveType, parsePreset } from '../registry.js';
 
@@ -36,11 +36,12 @@ export function parsePaths(words: readonly string[]): Path[] {
 
 export async function proofCommand(ctx: Context): Promise<number> {
   const [typeName, file, ...words] = positionals(ctx, ['<Type>', '<file>', '<path>'], true) as [string, string, ...string[]];
-  const type = typeArg(ctx, typeName);
   const paths = parsePaths(words);
-  // Bad paths fail before the (possibly large) file is read.
-  for (const p of paths) mapSszError(() => type.type.gindexOf(p), '');
-  const input = await loadValue(type, file, ctx.io, ctx.input, false);
+  // Bad paths fail before the (possibly large) file is read (for a type named without its fork, right after).
+  const forked = typeName.includes('.');
+  if (forked) for (const p of paths) mapSszError(() => typeArg(ctx, typeName).type.gindexOf(p), '');
+  const { type, input } = await loadTyped(ctx, typeName, file, false);
+  if (!forked) for (const p of paths) mapSszError(() => type.type.gindexOf(p), '');
   const { source, progress } = input;
   const tree = buildTree(type, input, source);
   try {

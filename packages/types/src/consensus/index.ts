@@ -1,11 +1,16 @@
 /**
- * `@ssztree/types/consensus`: the beacon-chain containers of phase0, altair,
- * bellatrix, capella, deneb and electra, for the mainnet and minimal presets,
- * with the spec's snake_case field names. Each fork's object holds every
- * container of that fork (unchanged ones carried over from earlier forks).
+ * `@ssztree/types/consensus`: the consensus types of phase0, altair,
+ * bellatrix, capella, deneb, electra and fulu for the mainnet and minimal
+ * presets, as the pinned consensus-specs version (`SPEC_VERSION`) defines
+ * them: beacon-chain, p2p, light-client and validator containers and the
+ * spec's named list and vector types, with the spec's snake_case field
+ * names. Each fork's object holds every type of that fork (unchanged ones
+ * are the very objects of the fork before). Fork selection (`forkAt`,
+ * `typesOf`, `forkOfBytes`) and state upgrades (`upgradeState`) sit on top.
  *
- *   import { mainnet } from '@ssztree/types/consensus';
- *   mainnet.deneb.BeaconState.hashTreeRoot(state);
+ *   import { mainnet, typesOf } from '@ssztree/types/consensus';
+ *   mainnet.fulu.BeaconState.hashTreeRoot(state);
+ *   typesOf('fulu', 'minimal').DataColumnSidecar.deserialize(bytes);
  * @module @ssztree/types/consensus
  */
 import { altairTypes } from './altair.js';
@@ -13,19 +18,59 @@ import { bellatrixTypes } from './bellatrix.js';
 import { capellaTypes } from './capella.js';
 import { denebTypes } from './deneb.js';
 import { electraTypes } from './electra.js';
+import { fuluTypes } from './fulu.js';
 import { phase0Types } from './phase0.js';
-import { MAINNET, MINIMAL, type Preset } from './preset.js';
+import { FORKS, isForkName, type ForkName } from './forks.js';
+import { forkUpgradePlans, type ForkUpgradePlans as PlansOf, type UpgradeTarget } from './forkUpgrades.js';
+import { MAINNET, MINIMAL, type Preset, type PresetName } from './preset.js';
+import { upgradeView } from './upgrade.js';
+import type { ContainerType, ContainerValue, ContainerView, Fields, TreeView } from '../index.js';
 
-export { MAINNET, MINIMAL, type Preset } from './preset.js';
+export { SPEC_VERSION } from './version.js';
+export {
+  MAINNET,
+  MINIMAL,
+  PRESET_NAMES,
+  PRESET_FORKS,
+  P2P,
+  DEPOSIT_CONTRACT_TREE_DEPTH,
+  JUSTIFICATION_BITS_LENGTH,
+  SYNC_COMMITTEE_SUBNET_COUNT,
+  BYTES_PER_FIELD_ELEMENT,
+  presetOf,
+  type Preset,
+  type PresetName,
+  type PresetFork,
+  type ForkPreset,
+} from './preset.js';
 export * as primitives from './primitives.js';
+export {
+  NETWORKS,
+  NETWORK_NAMES,
+  SCHEDULE_FORKS,
+  forkAt,
+  forkAtEpoch,
+  hasTypes,
+  networkOf,
+  type ForkActivation,
+  type Network,
+  type NetworkName,
+  type ScheduledFork,
+} from './schedule.js';
+export { SLOT_OFFSETS, forkOfBytes, isSlotCarrier, slotOf, type SlotCarrier } from './slot.js';
+export { planUpgrade, upgradeView, type FieldStep, type UpgradePlan } from './upgrade.js';
+export type { UpgradeTarget } from './forkUpgrades.js';
+export { FORKS, isForkName, type ForkName } from './forks.js';
+export { TYPE_BYTE_BOUNDS, applyByteBounds, p2pPayloadBound } from './bounds.js';
 export { phase0Types, type Phase0Types } from './phase0.js';
 export { altairTypes, type AltairTypes } from './altair.js';
 export { bellatrixTypes, type BellatrixTypes } from './bellatrix.js';
 export { capellaTypes, type CapellaTypes } from './capella.js';
 export { denebTypes, type DenebTypes } from './deneb.js';
 export { electraTypes, type ElectraTypes } from './electra.js';
+export { fuluTypes, type FuluTypes } from './fulu.js';
 
-/** Every fork's containers for one preset. */
+/** Every fork's types for one preset. */
 export function forkTypes(p: Preset) {
   const phase0 = phase0Types(p);
   const altair = altairTypes(p, phase0);
@@ -33,15 +78,55 @@ export function forkTypes(p: Preset) {
   const capella = capellaTypes(p, bellatrix);
   const deneb = denebTypes(p, capella);
   const electra = electraTypes(p, deneb);
-  return { phase0, altair, bellatrix, capella, deneb, electra };
+  const fulu = fuluTypes(p, electra);
+  return { phase0, altair, bellatrix, capella, deneb, electra, fulu };
 }
 
-/** The containers of every fork for one preset: `ForkTypes['electra']['BeaconState']`, … */
+/** The types of every fork for one preset: `ForkTypes['fulu']['BeaconState']`, … */
 export type ForkTypes = ReturnType<typeof forkTypes>;
-/** The fork names, oldest first (the keys of `ForkTypes`). */
-export const FORKS = ['phase0', 'altair', 'bellatrix', 'capella', 'deneb', 'electra'] as const;
 
-/** Every fork's containers for the mainnet preset, e.g. `mainnet.electra.BeaconState`. */
+/** Every fork's types for the mainnet preset, e.g. `mainnet.fulu.BeaconState`. */
 export const mainnet: ForkTypes = /* @__PURE__ */ forkTypes(MAINNET);
-/** Every fork's containers for the minimal preset (the spec tests' small sizes). */
+/** Every fork's types for the minimal preset (the spec tests' small sizes). */
 export const minimal: ForkTypes = /* @__PURE__ */ forkTypes(MINIMAL);
+
+
+/**
+ * The types of a fork by name: `typesOf('fulu', 'mainnet').BeaconState`. An
+ * unknown name, or a fork without types here yet (gloas, heze), throws a
+ * `RangeError` naming the known ones.
+ */
+export function typesOf<F extends ForkName>(fork: F, preset: PresetName = 'mainnet'): ForkTypes[F] {
+  if (!isForkName(fork)) throw new RangeError(`no types for fork "${String(fork)}" (known: ${FORKS.join(', ')})`);
+  return (preset === 'minimal' ? minimal : mainnet)[fork];
+}
+
+/** The upgrade plans of a preset's types: which fields each fork pair carries, converts or adds. */
+export type ForkUpgradePlans = PlansOf<ForkTypes>;
+
+const plans: Partial<Record<PresetName, ForkUpgradePlans>> = {};
+
+/** The upgrade plans of one preset (which fields each fork pair carries, converts or adds). */
+export function upgradePlans(preset: PresetName = 'mainnet'): ForkUpgradePlans {
+  return (plans[preset] ??= forkUpgradePlans(preset === 'minimal' ? minimal : mainnet));
+}
+
+type PlanFields<T extends UpgradeTarget, Side extends 'from' | 'to'> = ForkUpgradePlans[T][Side] extends ContainerType<infer F extends Fields> ? F : never;
+
+/**
+ * A view of the fork before `to`'s BeaconState upgraded to a view of `to`'s,
+ * reusing the tree: every unchanged field's subtree is carried over as it
+ * is; new fields take `values` (e.g. `proposer_lookahead`) or their
+ * defaults, and a value given for a carried field (e.g. `fork`) replaces it.
+ *
+ *   const fulu = upgradeState(electraView, 'fulu', { values: { proposer_lookahead, fork } });
+ */
+export function upgradeState<T extends UpgradeTarget>(
+  view: TreeView<ContainerValue<PlanFields<T, 'from'>>>,
+  to: T,
+  options: { preset?: PresetName; values?: Partial<ContainerValue<PlanFields<T, 'to'>>> } = {},
+): ContainerView<PlanFields<T, 'to'>> {
+  const plan = upgradePlans(options.preset ?? 'mainnet')[to];
+  return upgradeView(plan as never, view as never, (options.values ?? {}) as never) as ContainerView<PlanFields<T, 'to'>>;
+}
+

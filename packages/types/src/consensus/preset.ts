@@ -1,107 +1,81 @@
 /**
- * The preset constants that shape consensus containers (list limits and
- * vector lengths), for the mainnet and minimal presets, as published in
- * consensus-specs `presets/{mainnet,minimal}/*.yaml`. Only constants that
- * change a type appear here.
+ * The presets as the containers use them: one flat, frozen object per preset
+ * holding every constant of every fork's preset file (phase0 … heze), plus
+ * the spec constants that no preset changes but that shape types (tree
+ * depths, subnet counts, the req/resp list limits of the p2p specs).
+ *
+ * Invariant: `MAINNET` and `MINIMAL` hold exactly the names of the pinned
+ * `presets/<preset>/<fork>.yaml` files (no name is in two forks' files), with
+ * their values; `presetOf(name).byFork[fork]` gives one file's constants.
  * @module
  */
+import { MAINNET_BY_FORK, MINIMAL_CHANGES, PRESET_FORKS, type PresetFork } from './presetValues.js';
 
-export interface Preset {
-  readonly name: 'mainnet' | 'minimal';
-  // phase0
-  readonly MAX_COMMITTEES_PER_SLOT: number;
-  readonly MAX_VALIDATORS_PER_COMMITTEE: number;
-  readonly SLOTS_PER_EPOCH: number;
-  readonly EPOCHS_PER_ETH1_VOTING_PERIOD: number;
-  readonly SLOTS_PER_HISTORICAL_ROOT: number;
-  readonly EPOCHS_PER_HISTORICAL_VECTOR: number;
-  readonly EPOCHS_PER_SLASHINGS_VECTOR: number;
-  readonly HISTORICAL_ROOTS_LIMIT: number;
-  readonly VALIDATOR_REGISTRY_LIMIT: number;
-  readonly MAX_PROPOSER_SLASHINGS: number;
-  readonly MAX_ATTESTER_SLASHINGS: number;
-  readonly MAX_ATTESTATIONS: number;
-  readonly MAX_DEPOSITS: number;
-  readonly MAX_VOLUNTARY_EXITS: number;
-  // altair
-  readonly SYNC_COMMITTEE_SIZE: number;
-  // bellatrix
-  readonly MAX_BYTES_PER_TRANSACTION: number;
-  readonly MAX_TRANSACTIONS_PER_PAYLOAD: number;
-  readonly BYTES_PER_LOGS_BLOOM: number;
-  readonly MAX_EXTRA_DATA_BYTES: number;
-  // capella
-  readonly MAX_BLS_TO_EXECUTION_CHANGES: number;
-  readonly MAX_WITHDRAWALS_PER_PAYLOAD: number;
-  // deneb
-  readonly FIELD_ELEMENTS_PER_BLOB: number;
-  readonly MAX_BLOB_COMMITMENTS_PER_BLOCK: number;
-  // electra
-  readonly PENDING_DEPOSITS_LIMIT: number;
-  readonly PENDING_PARTIAL_WITHDRAWALS_LIMIT: number;
-  readonly PENDING_CONSOLIDATIONS_LIMIT: number;
-  readonly MAX_ATTESTER_SLASHINGS_ELECTRA: number;
-  readonly MAX_ATTESTATIONS_ELECTRA: number;
-  readonly MAX_DEPOSIT_REQUESTS_PER_PAYLOAD: number;
-  readonly MAX_WITHDRAWAL_REQUESTS_PER_PAYLOAD: number;
-  readonly MAX_CONSOLIDATION_REQUESTS_PER_PAYLOAD: number;
+export { PRESET_FORKS, type PresetFork } from './presetValues.js';
+
+export type PresetName = 'mainnet' | 'minimal';
+export const PRESET_NAMES: readonly PresetName[] = ['mainnet', 'minimal'];
+
+type Numbers<T> = { readonly [K in keyof T]: number };
+/** The constants of one fork's preset file. */
+export type ForkPreset<F extends PresetFork> = Numbers<(typeof MAINNET_BY_FORK)[F]>;
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+type AllConstants = UnionToIntersection<{ [F in PresetFork]: ForkPreset<F> }[PresetFork]>;
+
+/** Every constant of one preset, all forks together, and the same split by fork. */
+export type Preset = AllConstants & {
+  readonly name: PresetName;
+  readonly byFork: { readonly [F in PresetFork]: ForkPreset<F> };
+};
+
+function build(name: PresetName): Preset {
+  const byFork = {} as Record<PresetFork, Record<string, number>>;
+  const flat: Record<string, number> = {};
+  for (const fork of PRESET_FORKS) {
+    const values: Record<string, number> = { ...MAINNET_BY_FORK[fork], ...(name === 'minimal' ? MINIMAL_CHANGES[fork] : {}) };
+    byFork[fork] = Object.freeze(values);
+    for (const [k, v] of Object.entries(values)) {
+      if (k in flat) throw new Error(`preset constant ${k} appears in two forks`);
+      flat[k] = v;
+    }
+  }
+  return Object.freeze({ ...flat, name, byFork: Object.freeze(byFork) }) as unknown as Preset;
 }
 
-/** Constants that no preset changes. */
+export const MAINNET: Preset = /* @__PURE__ */ build('mainnet');
+export const MINIMAL: Preset = /* @__PURE__ */ build('minimal');
+
+/** The preset of that name. */
+export function presetOf(name: PresetName): Preset {
+  return name === 'minimal' ? MINIMAL : MAINNET;
+}
+
+// Constants that no preset changes (spec constant tables, not preset files).
+/** `specs/phase0/beacon-chain.md` */
 export const DEPOSIT_CONTRACT_TREE_DEPTH = 32;
+/** `specs/phase0/beacon-chain.md` */
 export const JUSTIFICATION_BITS_LENGTH = 4;
+/** `specs/altair/validator.md` */
 export const SYNC_COMMITTEE_SUBNET_COUNT = 4;
+/** `specs/deneb/beacon-chain.md` */
 export const BYTES_PER_FIELD_ELEMENT = 32;
 
-export const MAINNET: Preset = {
-  name: 'mainnet',
-  MAX_COMMITTEES_PER_SLOT: 64,
-  MAX_VALIDATORS_PER_COMMITTEE: 2048,
-  SLOTS_PER_EPOCH: 32,
-  EPOCHS_PER_ETH1_VOTING_PERIOD: 64,
-  SLOTS_PER_HISTORICAL_ROOT: 8192,
-  EPOCHS_PER_HISTORICAL_VECTOR: 65536,
-  EPOCHS_PER_SLASHINGS_VECTOR: 8192,
-  HISTORICAL_ROOTS_LIMIT: 2 ** 24,
-  VALIDATOR_REGISTRY_LIMIT: 2 ** 40,
-  MAX_PROPOSER_SLASHINGS: 16,
-  MAX_ATTESTER_SLASHINGS: 2,
-  MAX_ATTESTATIONS: 128,
-  MAX_DEPOSITS: 16,
-  MAX_VOLUNTARY_EXITS: 16,
-  SYNC_COMMITTEE_SIZE: 512,
-  MAX_BYTES_PER_TRANSACTION: 2 ** 30,
-  MAX_TRANSACTIONS_PER_PAYLOAD: 2 ** 20,
-  BYTES_PER_LOGS_BLOOM: 256,
-  MAX_EXTRA_DATA_BYTES: 32,
-  MAX_BLS_TO_EXECUTION_CHANGES: 16,
-  MAX_WITHDRAWALS_PER_PAYLOAD: 16,
-  FIELD_ELEMENTS_PER_BLOB: 4096,
-  MAX_BLOB_COMMITMENTS_PER_BLOCK: 4096,
-  PENDING_DEPOSITS_LIMIT: 2 ** 27,
-  PENDING_PARTIAL_WITHDRAWALS_LIMIT: 2 ** 27,
-  PENDING_CONSOLIDATIONS_LIMIT: 2 ** 18,
-  MAX_ATTESTER_SLASHINGS_ELECTRA: 1,
-  MAX_ATTESTATIONS_ELECTRA: 8,
-  MAX_DEPOSIT_REQUESTS_PER_PAYLOAD: 8192,
-  MAX_WITHDRAWAL_REQUESTS_PER_PAYLOAD: 16,
-  MAX_CONSOLIDATION_REQUESTS_PER_PAYLOAD: 2,
-};
-
-export const MINIMAL: Preset = {
-  ...MAINNET,
-  name: 'minimal',
-  MAX_COMMITTEES_PER_SLOT: 4,
-  SLOTS_PER_EPOCH: 8,
-  EPOCHS_PER_ETH1_VOTING_PERIOD: 4,
-  SLOTS_PER_HISTORICAL_ROOT: 64,
-  EPOCHS_PER_HISTORICAL_VECTOR: 64,
-  EPOCHS_PER_SLASHINGS_VECTOR: 64,
-  SYNC_COMMITTEE_SIZE: 32,
-  MAX_WITHDRAWALS_PER_PAYLOAD: 4,
-  MAX_BLOB_COMMITMENTS_PER_BLOCK: 16,
-  PENDING_PARTIAL_WITHDRAWALS_LIMIT: 64,
-  PENDING_CONSOLIDATIONS_LIMIT: 64,
-  MAX_DEPOSIT_REQUESTS_PER_PAYLOAD: 4,
-  MAX_WITHDRAWAL_REQUESTS_PER_PAYLOAD: 2,
-};
+/**
+ * The req/resp and gossip constants that shape p2p types
+ * (`specs/*\/p2p-interface.md` at the pin; the same values are in both
+ * `configs/*.yaml`, which a test checks). `MAX_PAYLOAD_SIZE` is the byte
+ * bound of every uncompressed gossip and req/resp payload.
+ */
+export const P2P = Object.freeze({
+  MAX_PAYLOAD_SIZE: 10 * 2 ** 20,
+  MAX_REQUEST_BLOCKS: 2 ** 10,
+  MAX_REQUEST_BLOCKS_DENEB: 2 ** 7,
+  ATTESTATION_SUBNET_COUNT: 64,
+  MAX_REQUEST_LIGHT_CLIENT_UPDATES: 2 ** 7,
+  /** Deneb's blob limit per block, in `compute_max_request_blob_sidecars` (deneb). */
+  MAX_BLOBS_PER_BLOCK: 6,
+  /** Electra's, in `compute_max_request_blob_sidecars` (electra and later). */
+  MAX_BLOBS_PER_BLOCK_ELECTRA: 9,
+  /** `specs/phase0/p2p-interface.md`, the `ErrorMessage` byte limit. */
+  MAX_ERROR_MESSAGE_LENGTH: 256,
+});

@@ -6,7 +6,7 @@
  * know their range).
  * @module
  */
-import { byteVector, uint256, uint64, uint8 } from '../index.js';
+import { byteVector, uint64, uint8, uint256 } from '../index.js';
 
 export const Slot = uint64;
 export const Epoch = uint64;
@@ -15,16 +15,25 @@ export const ValidatorIndex = uint64;
 export const Gwei = uint64;
 export const WithdrawalIndex = uint64;
 export const BlobIndex = uint64;
+export const ColumnIndex = uint64;
+export const RowIndex = uint64;
+export const CellIndex = uint64;
+export const CustodyIndex = uint64;
+export const SubnetID = uint64;
 export const ParticipationFlags = uint8;
 export const Uint256 = uint256;
+export const NodeID = uint256;
 export const Root = byteVector(32);
 export const Bytes32 = Root;
 export const Hash32 = Root;
+export const VersionedHash = Root;
 export const Version = byteVector(4);
 export const DomainType = byteVector(4);
+export const ForkDigest = byteVector(4);
 export const Domain = Root;
 export const BLSPubkey = byteVector(48);
 export const BLSSignature = byteVector(96);
 export const KZGCommitment = BLSPubkey;
 export const KZGProof = BLSPubkey;
 export const ExecutionAddress = byteVector(20);
+export const PayloadId = byteVector(8);

@@ -25,6 +25,7 @@ export class BitlistType extends SszType<BitArray> {
   readonly isBasic = false;
   private readonly chunkLimit: number;
 
+  override readonly _limitBoundsSize = true;
   constructor(readonly limit: number) {
     super();
     if (!Number.isSafeInteger(limit) || limit < 0) {

@@ -23,6 +23,7 @@ export class ByteListType extends SszType<Uint8Array> {
   readonly isBasic = false;
   private readonly chunkLimit: number;
 
+  override readonly _limitBoundsSize = true;
   constructor(readonly limit: number) {
     super();
     if (!Number.isSafeInteger(limit) || limit < 0) {

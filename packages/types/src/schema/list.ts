@@ -45,6 +45,7 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   private readonly shape: PackedShape;
   override readonly _viewsInput = false;
   override readonly _navigable = true;
+  override readonly _limitBoundsSize = true;
 
   constructor(
     readonly elementType: BasicType<V, A>,
@@ -169,6 +170,7 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
   readonly minSize = 0;
   readonly maxSize: number;
   readonly isBasic = false;
+  override readonly _limitBoundsSize: boolean;
 
   constructor(
     readonly elementType: SszType<V>,
@@ -179,6 +181,8 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     checkLimit(limit, this.typeName);
     const fixed = elementType.fixedSize;
     this.maxSize = fixed === null ? (4 + elementType.maxSize) * limit : fixed * limit;
+    // Fixed-size elements: the count comes from the size and is checked against the limit first.
+    this._limitBoundsSize = fixed !== null;
   }
 
   /** @internal The SSZ definition as a canonical key (`shape.ts`). */

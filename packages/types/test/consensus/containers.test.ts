@@ -3,8 +3,8 @@
  * and its default value round-trips; field counts and shapes match the spec.
  */
 import { describe, expect, it } from 'vitest';
-import { SszType, toHex } from '../src/index.js';
-import { FORKS, mainnet, minimal } from '../src/consensus/index.js';
+import { SszType, toHex } from '../../src/index.js';
+import { FORKS, mainnet, minimal } from '../../src/consensus/index.js';
 
 const PRESETS = { mainnet, minimal };
 
@@ -33,8 +33,8 @@ describe('consensus containers', () => {
 
   it('state and body field lists follow each fork', () => {
     const count = (t: { fields: object }) => Object.keys(t.fields).length;
-    expect(FORKS.map((f) => count(mainnet[f].BeaconState))).toEqual([21, 24, 25, 28, 28, 37]);
-    expect(FORKS.map((f) => count(mainnet[f].BeaconBlockBody))).toEqual([8, 9, 10, 11, 12, 13]);
+    expect(FORKS.map((f) => count(mainnet[f].BeaconState))).toEqual([21, 24, 25, 28, 28, 37, 38]);
+    expect(FORKS.map((f) => count(mainnet[f].BeaconBlockBody))).toEqual([8, 9, 10, 11, 12, 13, 13]);
     expect(Object.keys(mainnet.electra.BeaconBlockBody.fields).slice(-2)).toEqual(['blob_kzg_commitments', 'execution_requests']);
     expect(Object.keys(mainnet.altair.BeaconState.fields).slice(15, 18)).toEqual([
       'previous_epoch_participation',
@@ -52,5 +52,23 @@ describe('consensus containers', () => {
     expect(minimal.altair.SyncCommittee.fixedSize).toBe(32 * 48 + 48);
     expect(mainnet.deneb.BlobSidecar.fields.kzg_commitment_inclusion_proof.length).toBe(17);
     expect(mainnet.bellatrix.ExecutionPayloadHeader.fixedSize).toBeNull();
+    expect(mainnet.fulu.BeaconState.fields.proposer_lookahead.length).toBe(64);
+    expect(minimal.fulu.ProposerLookahead.length).toBe(16);
+    expect(mainnet.fulu.Cell.fixedSize).toBe(2048);
+    expect(mainnet.fulu.MatrixEntry.fixedSize).toBe(2048 + 48 + 8 + 8);
+    expect(mainnet.fulu.DataColumnSidecars.limit).toBe(128 * 128);
+    expect(mainnet.electra.BlobSidecars.limit).toBe(128 * 9);
+    expect(mainnet.deneb.BlobSidecars.limit).toBe(128 * 6);
+    expect(mainnet.fulu.Status.fixedSize).toBe(4 + 32 + 8 + 32 + 8 + 8);
+    expect(mainnet.fulu.Metadata.fixedSize).toBe(8 + 8 + 1 + 8);
+    expect(mainnet.phase0.ENRForkID.fixedSize).toBe(16);
+  });
+
+  it('unchanged types are the very objects of the fork before', () => {
+    expect(mainnet.fulu.BeaconBlockBody).toBe(mainnet.electra.BeaconBlockBody);
+    expect(mainnet.fulu.LightClientUpdate).toBe(mainnet.electra.LightClientUpdate);
+    expect(mainnet.fulu.Validator).toBe(mainnet.phase0.Validator);
+    expect(mainnet.fulu.BeaconState).not.toBe(mainnet.electra.BeaconState);
+    expect(mainnet.electra.Metadata).toBe(mainnet.altair.Metadata);
   });
 });

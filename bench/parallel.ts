@@ -69,7 +69,7 @@ for (const w of workloads) {
   lines.push(`| ${w} | ${cells.join(' | ')} |`);
 }
 lines.push('', 'Speed-up: pool-off time over the row\'s time, paired by round (median).');
-// The issue's targets, judged on the first pooled setting.
+// The pool's targets, judged on the first pooled setting.
 const pooled = threadSettings.find((t) => t > 0);
 if (pooled !== undefined && samples.has('0|block-20')) {
   const verdict = (w: string, test: (q: number) => boolean, target: string) => {
@@ -77,7 +77,7 @@ if (pooled !== undefined && samples.has('0|block-20')) {
     const q = pairedRatio(samples.get(`0|${w}`)!, samples.get(`${pooled}|${w}`)!).median;
     lines.push(`| ${w} | ${target} | ×${fmt(q, 2)} | ${test(q) ? 'met' : 'not met'} |`);
   };
-  lines.push('', `Targets (issue #7), ${pooled} worker${pooled > 1 ? 's' : ''} against pool off:`, '', '| workload | target | measured | status |', '|---|---|---:|---|');
+  lines.push('', `Targets, ${pooled} worker${pooled > 1 ? 's' : ''} against pool off:`, '', '| workload | target | measured | status |', '|---|---|---:|---|');
   verdict('merkleize-22', (q) => q >= 1.7, 'speed-up ≥ 1.7');
   verdict('validators-20', (q) => q >= 1.7, 'speed-up ≥ 1.7');
   verdict('epoch-20', (q) => q >= 1.7, 'speed-up ≥ 1.7');

@@ -250,7 +250,7 @@ function render(): string {
     }
   }
   lines.push('', "Speed-up is the peer's time divided by the row's, paired round by round; > 1 means ssztree is faster.");
-  lines.push('', '### Targets of issue #4 (from this run)', '');
+  lines.push('', '### Targets (from this run)', '');
   const med = (w: Workload, row: string) => summarize(samples.get(key(w, row))!).median;
   const speedup = (w: Workload, row: string, p: string) => pairedRatio(samples.get(key(w, p))!, samples.get(key(w, row))!).median;
   const mbps = (w: Workload, row: string) => bytesVal.length / 1e6 / (med(w, row) / 1e3);

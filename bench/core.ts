@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   }
 
   const lines: string[] = [];
-  lines.push(`Machine: ${machine}. Hasher: ${memOurs.hasher} (both libraries). Command: \`npx tsx --conditions=source --expose-gc bench/core.ts --rounds ${rounds} --warmup ${warmup} --write\` (also \`npm run bench:core -- --write\`).`);
+  lines.push(`Machine: ${machine}, ${new Date().toISOString().slice(0, 10)}. Hasher: ${memOurs.hasher} (both libraries). Command: \`npx tsx --conditions=source --expose-gc bench/core.ts --rounds ${rounds} --warmup ${warmup} --write\` (also \`npm run bench:core -- --write\`).`);
   lines.push('');
   lines.push(`Load average (1 min) ${fmt(loadBefore, 2)} at the start and ${fmt(loadavg()[0]!, 2)} at the end of the run: on a shared 2-core machine, min–max ranges widen with load; the paired ratios are the steadier figures.`);
   lines.push('');

@@ -242,7 +242,7 @@ function main(): void {
     '',
     'Where the cached root\'s time goes: a plain value carries no record of what changed, so the cache scans both 2^18-element arrays against the base (identity for validators, value for balances) before it writes anything; the writes and the rehash of the dirty paths are the same work our view does. The scans are plain linear loops (2 × 2^18 comparisons per root) over frozen arrays, which V8 reads about 3× slower than plain ones; `bench/immer-profile.ts` profiles the cached rounds alone and puts the two loops at over half of the time. This bench runs two chains of one schema side by side (the cached row\'s values and the produce row\'s), so the cache keeps one head per chain and diffs each value against its own (docs/IMMER.md). `produce` knows the patches and skips the scans, but pays immer\'s recipe, which costs more than any root here.',
     '',
-    `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (threads off), @chainsafe/ssz on hashtree; load average at the start of the report ${loadavg()[0]!.toFixed(1)} (the machine is shared).`,
+    `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (threads off), @chainsafe/ssz on hashtree; load average at the start of the report ${loadavg()[0]!.toFixed(1)} (the machine is shared); ${new Date().toISOString().slice(0, 10)}.`,
   ].join('\n');
   console.log(`\n${report}`);
   if (process.argv.includes('--write')) writeSection('Immer', report);

@@ -7,7 +7,7 @@
  * epoch's full balance rewrite + root, a block's commit + root).
  *   npm run bench:parallel -- [--rounds 7] [--threads 0,1] [--workloads a,b] [--write]
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { writeSection } from './lib/docs.js';
 import { RowProcess } from './lib/rowProcess.js';
@@ -52,7 +52,7 @@ async function run(p: RowProcess, t: number, w: string, record: boolean): Promis
 }
 
 const lines: string[] = [];
-lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}, default hasher backend. ${rounds} rounds after 2 warm-up runs, settings interleaved, one process per setting.`);
+lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model}, Node ${process.version}, default hasher backend. ${new Date().toISOString().slice(0, 10)}; load average (1 min) ${loadavg()[0]!.toFixed(2)} at the end (the machine is shared). ${rounds} rounds after 2 warm-up runs, settings interleaved, one process per setting.`);
 const workloadArg = workloads.length === ALL.length ? '' : ` --workloads ${workloads.join(',')}`;
 lines.push(`Command: \`npm run bench:parallel -- --rounds ${rounds} --threads ${threadSettings.join(',')}${workloadArg}\``, '');
 lines.push(`| workload | ${threadSettings.map((t) => (t === 0 ? 'pool off, ms' : `${t} worker${t > 1 ? 's' : ''}, ms (speed-up)`)).join(' | ')} |`);

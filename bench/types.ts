@@ -19,7 +19,7 @@
  * Usage: npm run bench:types -- [--rounds 7] [--warmup 2] [--write]
  * `--write` records the report in docs/BENCHMARKS.md (the `## Types` section).
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { setHasher } from '@chainsafe/persistent-merkle-tree';
 import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
 import * as cs from '@chainsafe/ssz';
@@ -230,7 +230,7 @@ function render(): string {
   const lines: string[] = [];
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   lines.push(
-    `Machine: ${cpus().length} × ${cpu}, Node ${process.version}, one thread, one process. ${rounds} rounds after ${warmup} warm-up runs, rows interleaved (order rotated each round). ssztree on its default hasher (${getHasher()}), @chainsafe/ssz on persistent-merkle-tree's hashtree hasher.`,
+    `Machine: ${cpus().length} × ${cpu}, Node ${process.version}, one thread, one process. ${new Date().toISOString().slice(0, 10)}; load average (1 min) ${loadavg()[0]!.toFixed(2)} at the end (the machine is shared). ${rounds} rounds after ${warmup} warm-up runs, rows interleaved (order rotated each round). ssztree on its default hasher (${getHasher()}), @chainsafe/ssz on persistent-merkle-tree's hashtree hasher.`,
   );
   lines.push(`Command: \`npm run bench:types -- --rounds ${rounds} --write\``);
   for (const w of WORKLOADS) {

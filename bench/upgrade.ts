@@ -129,7 +129,7 @@ const p = summarize(peerMs);
 const ratio = pairedRatio(peerMs, oursMs);
 const load = loadavg().map((x) => x.toFixed(2)).join(' ');
 const report = `\`npm run bench:upgrade -- --rounds ${ROUNDS}${N === 2 ** 20 ? '' : ` --validators ${N}`}${args.includes('--cold') ? ' --cold' : ''}\`
-(Machine: ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}; hasher: ours \`${getHasher()}\`, the peer's hashtree; @lodestar/types 1.50 on @chainsafe/ssz ViewDU; load average ${load}; shared 2-core machine)
+(Machine: ${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}; hasher: ours \`${getHasher()}\`, the peer's hashtree; @lodestar/types 1.50 on @chainsafe/ssz ViewDU; load average ${load}; shared 2-core machine; ${new Date().toISOString().slice(0, 10)})
 
 A mainnet electra BeaconState of ${N} validators upgraded to fulu (new \`fork\` and \`proposer_lookahead\`), then its root.
 Median of ${ROUNDS} interleaved rounds after a first one${args.includes('--cold') ? ' (cold: the first upgrade in the process)' : ' (after three upgrades of a small default state warmed the code)'}; min–max in brackets; ratio = peer / ours, paired by round.

@@ -5,7 +5,7 @@ import base from './vitest.config.js';
 // spec vectors, no browser) and runs in under a minute on 2 cores: the unit
 // tests of each package (the hasher's API, selection and wasm kernel against
 // the reference, the node store against its model, the codec, views and the
-// CLI's parts), the layering rules, and the README tour. Left to `npm test`:
+// CLI's parts), the layering rules, the README tour and the docs checks. Left to `npm test`:
 // the spec vectors, the differential runs against @chainsafe/ssz and
 // lodestar, the fuzz corpus, soak, browser and demo runs, the tests that
 // spawn npm or npx, and the slowest unit files (every backend over many
@@ -21,7 +21,7 @@ export default defineConfig({
       'packages/core/test/*.test.ts',
       'packages/types/test/*.test.ts',
       'packages/cli/test/{layering,snappy}.test.ts',
-      'test/{architecture,readme}.test.ts',
+      'test/{architecture,readme,docs}.test.ts',
       'test/corpus/*.test.ts',
     ],
     exclude: [...configDefaults.exclude, 'packages/core/test/{memory,reclaim}.test.ts', 'packages/types/test/disposeSweep.test.ts'],

@@ -49,14 +49,14 @@ function decodeVariable<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, sta
   return out;
 }
 
-/** Decodes a list of composites in `[start, end)`, rejecting more than `limit` elements. */
-export function decodeCompositeList<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, end: number, limit: number): V[] {
+/** Decodes a list of composites in `[start, end)`, rejecting more than `limit` elements (`bound` names that limit in errors). */
+export function decodeCompositeList<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, end: number, limit: number, bound = `the limit of ${limit}`): V[] {
   const size = end - start;
   const fixed = elem.fixedSize;
   if (fixed !== null) {
     if (size % fixed !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${fixed}-byte elements`, end);
     const count = size / fixed;
-    if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${limit}`, start + limit * fixed);
+    if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed ${bound}`, start + limit * fixed);
     return decodeFixed(elem, data, dv, start, count, fixed);
   }
   if (size === 0) return [];
@@ -66,7 +66,7 @@ export function decodeCompositeList<V>(elem: SszType<V>, data: Uint8Array, dv: D
     throw new SszError('BAD_OFFSET', `first offset ${first} is not a non-zero multiple of 4 within ${size} bytes`, start);
   }
   const count = first / 4;
-  if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${limit}`, start);
+  if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed ${bound}`, start);
   return decodeVariable(elem, data, dv, start, end, count);
 }
 

@@ -24,6 +24,13 @@ export interface PathStep {
   readonly depth: number;
   readonly index: number;
   readonly next: PathType | null;
+  /**
+   * Set when the step is an element index of a list kind (elements, bits of
+   * a bitlist, bytes of a byte list) whose length is the right child of the
+   * node the step starts from: `createProof` checks the index against the
+   * length the proven tree stores. `gindexOf` is bounded by the schema only.
+   */
+  readonly element?: number;
 }
 
 /** What a path is walked through: a schema's name and its steps (every `SszType` is one; this module owns the interface so that it imports no schema). */
@@ -43,8 +50,13 @@ export function elementIndex(segment: PathSegment, count: number): number {
 /** The `length` step of a length-mixed type (lists, bitlists, byte lists). */
 export const LENGTH_STEP: PathStep = { depth: 1, index: 1, next: null };
 
-/** The generalized index of `path` below a value of `type`. */
+/** The generalized index of `path` below a value of `type` (the schema alone decides). */
 export function gindexOfPath(type: PathType, path: Path): bigint {
+  return walkPath(type, path);
+}
+
+/** Walks `path` to its gindex; `atElement` sees each element step (the list's gindex, the index, the path to the list). */
+function walkPath(type: PathType, path: Path, atElement?: (listGindex: bigint, element: number, prefix: Path) => void): bigint {
   let g = 1n;
   let cur: PathType | null = type;
   for (let k = 0; k < path.length; k++) {
@@ -56,6 +68,7 @@ export function gindexOfPath(type: PathType, path: Path): bigint {
       if (e instanceof SszError) e.prefixPath(`${type.typeName}${formatPath(path.slice(0, k))}`);
       throw e;
     }
+    if (step.element !== undefined) atElement?.(g, step.element, path.slice(0, k));
     g = (g << BigInt(step.depth)) | BigInt(step.index);
     cur = step.next;
   }
@@ -76,11 +89,30 @@ export type ViewProof = ({ readonly kind: 'single' } & SingleProof) | ({ readonl
  */
 export function createProof(type: PathType, treeOf: () => Tree, paths: readonly Path[]): ViewProof {
   if (paths.length === 0) throw new SszError('BAD_PATH', 'no paths to prove', -1, type.typeName);
-  const gindices: Gindex[] = paths.map((p) => gindexOfPath(type, p));
+  for (const p of paths) walkPath(type, p);
   const tree = treeOf();
   tree.store.flush();
+  // Past a list's length there is nothing to prove (element steps are checked against the stored length).
+  const gindices: Gindex[] = paths.map((p) => walkPath(type, p, (g, element, prefix) => checkLength(type, tree, g, element, prefix)));
   if (gindices.length === 1) return { kind: 'single', ...tree.singleProof(gindices[0] as Gindex) };
   return { kind: 'multi', ...tree.multiproof(gindices) };
+}
+
+/** Fails unless element `element` of the list at `listGindex` is below the length `tree` stores there. */
+function checkLength(type: PathType, tree: Tree, listGindex: bigint, element: number, prefix: Path): void {
+  const where = `${type.typeName}${formatPath(prefix)}`;
+  let chunk: Uint8Array;
+  try {
+    chunk = tree.getChunk((listGindex << 1n) | 1n);
+  } catch (e) {
+    throw new SszError('BAD_TREE', e instanceof Error ? e.message : String(e), -1, where);
+  }
+  const dv = new DataView(chunk.buffer, chunk.byteOffset, 32);
+  const length = dv.getUint32(0, true) + dv.getUint32(4, true) * 2 ** 32;
+  if (element >= length) {
+    const detail = `index ${element} is past the list's length ${length}: nothing there to prove (prove its 'length' to show the element is absent)`;
+    throw new SszError('BAD_PATH', detail, -1, where);
+  }
 }
 
 /** True when `proof` proves its leaves against `root`. */

@@ -64,6 +64,12 @@ function pooled(elem: Arb, length: number): fc.Arbitrary<unknown[]> {
 export interface ArbitraryOptions {
   /** Largest uint64 drawn (default 2^64 − 1). */
   readonly uint64Max?: bigint;
+  /**
+   * The most elements (bits, bytes) drawn for a progressive list of this
+   * type object, where a peer enforces a limit the spec does not have
+   * (@lodestar/types 1.50 validates limits on its progressive lists).
+   */
+  readonly progressiveCap?: (type: AnyOurs) => number | undefined;
 }
 
 /** A byte array of `length` filled from one seed (xorshift32), so a 128 KiB blob costs one draw. */
@@ -105,16 +111,17 @@ export function arbitrary(type: AnyOurs, opts: ArbitraryOptions = {}): Arb {
   if (t instanceof ByteListType) return fc.uint8Array({ maxLength: Math.min(t.limit, MAX_BYTES) });
   if (t instanceof BitvectorType) return bits(t.length);
   if (t instanceof BitlistType) return fc.integer({ min: 0, max: Math.min(t.limit, MAX_BITS) }).chain(bits);
-  if (t instanceof ProgressiveByteListType) return progressiveCount(32, 700).chain((n) => fc.uint8Array({ minLength: n, maxLength: n }));
-  if (t instanceof ProgressiveBitlistType) return progressiveCount(256, 3000).chain(bits);
+  const cap = (max: number) => Math.min(max, opts.progressiveCap?.(type) ?? max);
+  if (t instanceof ProgressiveByteListType) return progressiveCount(32, cap(700)).chain((n) => fc.uint8Array({ minLength: n, maxLength: n }));
+  if (t instanceof ProgressiveBitlistType) return progressiveCount(256, cap(3000)).chain(bits);
   if (t instanceof ProgressiveListBasicType) {
     const elem = t.elementType as BasicType<unknown, never>;
-    return progressiveCount(t._perChunk, 24 * t._perChunk)
+    return progressiveCount(t._perChunk, cap(24 * t._perChunk))
       .chain((n) => fc.array(arbitrary(elem as AnyOurs), { minLength: n, maxLength: n }))
       .map((values) => elem._arrayFrom(values as never[]));
   }
   if (t instanceof ProgressiveListCompositeType) {
-    return progressiveCount(1, 24).chain((n) => fc.array(arbitrary(t.elementType as AnyOurs), { minLength: n, maxLength: n }));
+    return progressiveCount(1, cap(24)).chain((n) => fc.array(arbitrary(t.elementType as AnyOurs), { minLength: n, maxLength: n }));
   }
   if (t instanceof ProgressiveContainerType) {
     const fields: Record<string, Arb> = {};

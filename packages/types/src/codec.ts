@@ -142,8 +142,13 @@ export abstract class SszCodec<V> {
 
   /** @internal Refuses input past the byte bound (variable-size types; fixed ones check their exact size). */
   protected _checkBound(bytes: Uint8Array): void {
-    if (this.fixedSize === null && (this._byteBound !== null || !this._limitBoundsSize) && bytes.length > this.byteBound) {
-      throw new SszError('BOUND_EXCEEDED', `${bytes.length} bytes exceed the bound of ${this.byteBound}`, this.byteBound);
+    this._checkBoundSize(bytes.length);
+  }
+
+  /** @internal `_checkBound` for an input of `size` bytes (what `checkLayout` knows of it). */
+  protected _checkBoundSize(size: number): void {
+    if (this.fixedSize === null && (this._byteBound !== null || !this._limitBoundsSize) && size > this.byteBound) {
+      throw new SszError('BOUND_EXCEEDED', `${size} bytes exceed the bound of ${this.byteBound}`, this.byteBound);
     }
   }
 
@@ -329,6 +334,8 @@ export abstract class SszCodec<V> {
   checkLayout(size: number, read: ByteReader): void {
     try {
       if (!Number.isSafeInteger(size) || size < 0) throw new SszError('INVALID_VALUE', `checkLayout expects a size in bytes, got ${describeArg(size)}`);
+      // As deserialize does: input past the byte bound is refused before its layout is read.
+      this._checkBoundSize(size);
       this._checkLayout(read, 0, size);
     } catch (e) {
       throw withPath(e, this.typeName);

@@ -73,7 +73,11 @@ export class ListBasicType<V, A extends BasicArray<V>> extends PackedListBase<V,
   }
   override _viewNode(value: A, store: NodeStore): NodeId {
     this._checkValue(value, -1);
-    return store.withLength(packedContents(store, this.elementType._pack(value), this.shape), value.length);
+    return this._viewNodeOfChunks(store, this.elementType._pack(value), value.length);
+  }
+  /** @internal The view subtree of `length` elements packed in `chunks` (pages of wide leaves, the length mixed in). */
+  _viewNodeOfChunks(store: NodeStore, chunks: Uint8Array, length: number): NodeId {
+    return store.withLength(packedContents(store, chunks, this.shape), length);
   }
   override _view(store: NodeStore, node: NodeId, tree?: Tree): PackedSequenceView<V, A> {
     const t = tree ?? new Tree(node, store);
@@ -141,6 +145,14 @@ export class ListCompositeType<V, ET = SszType<V>> extends CompositeListBase<V> 
       return this._decode(bytes, dv, 0, bytes.length);
     }
     return elementValues(this.elementType, store, readNodes(store, contents, depthForLimit(this.limit), length));
+  }
+  /** @internal The `length` element nodes of the contents subtree (floating). */
+  _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return readNodes(store, contents, depthForLimit(this.limit), length);
+  }
+  /** @internal The list node over element nodes `nodes`: a subtree of the limit's depth, the length mixed in. */
+  _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId {
+    return store.withLength(subtreeFromNodes(store, nodes, depthForLimit(this.limit)), nodes.length);
   }
   override _treeSize(store: NodeStore, node: NodeId): number {
     const { length, contents } = this._lengthOf(store, node);

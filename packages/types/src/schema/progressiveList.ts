@@ -28,6 +28,8 @@ import { chunksTree, copyProgressiveBytes, nodesTree, progressiveChunks, progres
 import { LENGTH_STEP, type PathSegment, type PathStep } from '../tree/proofs.js';
 import { compositesTreeSize, writeComposites } from '../tree/write.js';
 import { CompositeListBase, PackedListBase, type RecordTreeBuilder } from './listBase.js';
+import { ListBasicType, ListCompositeType } from './list.js';
+import { convertComposite, convertPacked } from './progressiveConvert.js';
 import { shapeKey } from '../shape.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { PackedSequenceView } from '../view/packed.js';
@@ -85,14 +87,32 @@ export class ProgressiveListBasicType<V, A extends BasicArray<V>> extends Packed
   /** The view subtree: each subtree's chunks as wide-leaf pages (as a binary list's), under the spine and the length. */
   override _viewNode(value: A, store: NodeStore): NodeId {
     this._checkValue(value, -1);
-    const chunks = this.elementType._pack(value);
+    return this._viewNodeOfChunks(store, this.elementType._pack(value), value.length);
+  }
+  /** @internal The view subtree of `length` elements packed in `chunks`: each subtree's pages, the spine, the length. */
+  _viewNodeOfChunks(store: NodeStore, chunks: Uint8Array, length: number): NodeId {
     const count = chunks.length / 32;
     const subtrees: NodeId[] = [];
     for (let k = 0; k < subtreeCount(count); k++) {
       const start = subtreeStart(k);
       subtrees.push(packedContents(store, chunks.subarray(32 * start, 32 * Math.min(count, start + subtreeCapacity(k))), this.shape(k)));
     }
-    return store.withLength(spineOver(store, subtrees), value.length);
+    return store.withLength(spineOver(store, subtrees), length);
+  }
+  /**
+   * A view of this type holding what `view`, a view of `List[T, N]` of the
+   * same element type, holds: what a fork upgrade does to a state's list.
+   * The values' chunks are copied out in one read and built into this
+   * type's pages; only inner nodes are hashed (schema/progressiveConvert.ts).
+   * The source view is committed first and left as it is.
+   */
+  fromBinaryView(view: PackedSequenceView<V, A>): ProgressiveListView<A, V> {
+    return convertPacked(view, this as never, (t) => t instanceof ListBasicType) as ProgressiveListView<A, V>;
+  }
+  /** The other way: a view of `listType` (`List[T, N]`, N at least the length) holding what `view`, a view of this type, holds. */
+  toBinaryView(view: ProgressiveListView<A, V>, listType: ListBasicType<V, A>): PackedSequenceView<V, A> {
+    if (!(listType instanceof ListBasicType)) throw new SszError('INVALID_VALUE', 'toBinaryView needs a list(...) schema of basic values', -1, this.typeName);
+    return convertPacked(view, listType as never, (t) => t instanceof ProgressiveListBasicType) as PackedSequenceView<V, A>;
   }
   /** @internal Subtree k's view: a packed view of its pages, in its segment form. */
   _segmentView(store: NodeStore, node: NodeId, k: number, used: number): PackedSequenceView<V, A> {
@@ -189,6 +209,14 @@ export class ProgressiveListCompositeType<V, ET = SszType<V>> extends CompositeL
     }
     return elementValues(elem, store, nodes);
   }
+  /** @internal The `length` element nodes of the contents subtree (held by it: valid while it is). */
+  _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return progressiveNodes(store, contents, length);
+  }
+  /** @internal The list node over element nodes `nodes`: the progressive spine, the length mixed in. */
+  _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId {
+    return store.withLength(nodesTree(store, nodes), nodes.length);
+  }
   override _treeSize(store: NodeStore, node: NodeId): number {
     const { length, contents } = this._lengthOf(store, node);
     if (this.elementType.fixedSize !== null) return length * this.elementType.fixedSize;
@@ -220,6 +248,23 @@ export class ProgressiveListCompositeType<V, ET = SszType<V>> extends CompositeL
       subtrees.push(tree);
     }
     return store.withLength(spineOver(store, subtrees), length);
+  }
+  /**
+   * A view of this type holding what `view`, a view of `List[T, N]` of the
+   * same element type, holds: what a fork upgrade does to a state's list.
+   * Element subtrees are shared and only the branches above them are new;
+   * elements stored as records (Validator) are rebuilt from their bytes,
+   * since record pairs cannot survive the change of shape
+   * (schema/progressiveConvert.ts). The source view is committed first and
+   * left as it is.
+   */
+  fromBinaryView(view: CompositeSequenceView<V, ET>): ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>> {
+    return convertComposite(view, this as never, (t) => t instanceof ListCompositeType) as ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>;
+  }
+  /** The other way: a view of `listType` (`List[T, N]`, N at least the length) holding what `view`, a view of this type, holds. */
+  toBinaryView(view: ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>, listType: ListCompositeType<V, ET>): CompositeSequenceView<V, ET> {
+    if (!(listType instanceof ListCompositeType)) throw new SszError('INVALID_VALUE', 'toBinaryView needs a list(...) schema of composites', -1, this.typeName);
+    return convertComposite(view, listType as never, (t) => t instanceof ProgressiveListCompositeType) as CompositeSequenceView<V, ET>;
   }
   /** @internal Subtree k's view: a composite view of its elements (records, pairs, element views), in its segment form. */
   _segmentView(store: NodeStore, node: NodeId, k: number, used: number): CompositeSequenceView<V, ET> {

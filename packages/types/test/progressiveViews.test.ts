@@ -27,6 +27,7 @@ import {
   BitArray,
   type ValueOf,
 } from '../src/index.js';
+import { produce } from '../src/immer/index.js';
 import { Validator } from './validatorSchema.js';
 
 const Balances = progressiveList(uint64);
@@ -307,5 +308,24 @@ describe('views of a tree and of bytes agree, and are independent', () => {
     view.dispose();
     const t2 = new Tree(store.zero(0), store);
     t2.dispose();
+  });
+});
+
+describe('frozen values and immer', () => {
+  it('produce on a progressive container: the next value and its view have the value root; frozen roots equal fresh ones', () => {
+    const S = progressiveContainer({ slot: uint64, balances: progressiveList(uint64), inner: container({ l: progressiveList(uint64), x: uint64 }) }, [1, 0, 1, 1], 'ImmerState');
+    const first = produce(S, S.defaultValue(), (d) => {
+      d.slot = 5n;
+      d.inner.x = 3n;
+      d.balances = BigUint64Array.of(4n, 5n);
+    });
+    const second = produce(S, first.value, (d) => {
+      d.inner.l = BigUint64Array.of(1n, 2n);
+    });
+    for (const p of [first, second]) {
+      const fresh = toHex(S.hashTreeRoot(S.clone(p.value)));
+      expect(toHex(S.hashTreeRoot(p.value))).toBe(fresh);
+      expect(toHex(p.view.hashTreeRoot())).toBe(fresh);
+    }
   });
 });

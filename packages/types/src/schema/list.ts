@@ -17,7 +17,7 @@ import { SszType, type AnyType, type ValueOf } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { elementNodes, elementValues } from '../tree/elements.js';
 import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
-import { compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
+import { compositesTreeSize, copyLevel, levelNodes, recordLevelNodes, writeCompositeLevel } from '../tree/write.js';
 import { CompositeListBase, PackedListBase, type RecordTreeBuilder } from './listBase.js';
 import { shapeKey } from '../shape.js';
 
@@ -149,6 +149,15 @@ export class ListCompositeType<V, ET = SszType<V>> extends CompositeListBase<V> 
   /** @internal The `length` element nodes of the contents subtree (floating). */
   _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
     return readNodes(store, contents, depthForLimit(this.limit), length);
+  }
+  /** @internal The `length` element nodes of the contents subtree, a record pair standing at both its positions (not floating). */
+  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return recordLevelNodes(store, contents, depthForLimit(this.limit), length);
+  }
+  /** @internal The list node over copies of the records `nodes` (as `_pairedNodes` gives them), or null when the elements are not compact records. */
+  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null {
+    const tree = (this.elementType as RecordTreeBuilder<V>)._recordTreeFromRecords?.(store, nodes, halves, 0, nodes.length, depthForLimit(this.limit)) ?? null;
+    return tree === null ? null : store.withLength(tree, nodes.length);
   }
   /** @internal The list node over element nodes `nodes`: a subtree of the limit's depth, the length mixed in. */
   _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId {

@@ -13,12 +13,14 @@
  *   starts at chunk (4^k − 1)/3, never on an 8-chunk page boundary, so a
  *   page cannot be shared); the pages' and the upper levels' branches are
  *   hashed as they are built, the chunks themselves never;
- * - fixed-size containers stored as records (Validator): the records'
- *   bytes are copied out in one walk and built into the other form's record
- *   trees. A record pair holds two neighbours (elements 2i, 2i + 1) and only
- *   their joint root, while a progressive subtree starts at an odd element,
- *   so no pair survives the change of shape: each element's record is
- *   hashed again, in the batched record pass a build from bytes uses.
+ * - fixed-size containers stored as compact records (Validator): each
+ *   record's bytes are copied, record to record, into the other form's
+ *   record trees. A record pair holds two neighbours (elements 2i, 2i + 1)
+ *   and only their joint root, while a progressive subtree starts at an odd
+ *   element, so no pair survives the change of shape: each element's record
+ *   is hashed again, in the batched record pass a build from bytes uses.
+ *   (Records stored as wide leaves of field roots are shared like any
+ *   element subtree.)
  *
  * Invariants: the result's root equals the root of the same value under the
  * target schema; the source view is committed first and left as it was (a
@@ -45,10 +47,12 @@ interface PackedListKind extends SszType<unknown> {
 
 /** What the conversion reads and builds of a composite list schema (CompositeListBase and its subclasses). */
 interface CompositeListKind extends SszType<unknown> {
-  readonly elementType: SszType<unknown> & { readonly _recordDepth?: number };
+  readonly elementType: SszType<unknown> & { readonly _recordDepth?: number; _compactKind?(): number };
   _lengthOf(store: NodeStore, node: NodeId): { length: number; contents: NodeId };
   _checkLength(length: number, offset: number): void;
   _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[];
+  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[];
+  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null;
   _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId;
   _view(store: NodeStore, node: NodeId, tree?: Tree): TreeView<unknown>;
 }
@@ -97,6 +101,15 @@ export function convertComposite(view: unknown, to: CompositeListKind, isFrom: (
     const { length, contents } = source._lengthOf(store, root);
     to._checkLength(length, -1);
     const elem = to.elementType;
+    if ((elem._compactKind?.() ?? -1) >= 0) {
+      // Compact records: copied record by record into the new shape's record trees (a pair stands at both
+      // its positions in the level; the second of two equal neighbours is the pair's second half).
+      const nodes = source._pairedNodes(store, contents, length);
+      const halves = new Uint8Array(length);
+      for (let i = 1; i < length; i++) halves[i] = nodes[i] === nodes[i - 1] && halves[i - 1] === 0 ? 1 : 0;
+      const tree = to._treeOfRecordNodes(store, nodes, halves);
+      if (tree !== null) return to._view(store, tree);
+    }
     if ((elem._recordDepth ?? 0) > 0 && elem.fixedSize !== null) {
       // Records: the serialization of a list of fixed-size elements is the records back to back.
       const out = new Uint8Array(length * elem.fixedSize);

@@ -213,6 +213,22 @@ export class ProgressiveListCompositeType<V, ET = SszType<V>> extends CompositeL
   _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
     return progressiveNodes(store, contents, length);
   }
+  /** @internal The `length` element nodes of the contents subtree, a record pair standing at both its positions (not floating). */
+  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return progressiveNodes(store, contents, length, true);
+  }
+  /** @internal The list node over copies of the records `nodes` (as `_pairedNodes` gives them), subtree by subtree, or null when the elements are not compact records. */
+  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null {
+    const elem = this.elementType as RecordTreeBuilder<V>;
+    const subtrees: NodeId[] = [];
+    for (let k = 0; k < subtreeCount(nodes.length); k++) {
+      const { first, count } = subtreeElements(k, nodes.length, 1);
+      const tree = elem._recordTreeFromRecords?.(store, nodes, halves, first, count, 2 * k) ?? null;
+      if (tree === null) return null;
+      subtrees.push(tree);
+    }
+    return store.withLength(spineOver(store, subtrees), nodes.length);
+  }
   /** @internal The list node over element nodes `nodes`: the progressive spine, the length mixed in. */
   _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId {
     return store.withLength(nodesTree(store, nodes), nodes.length);

@@ -115,6 +115,22 @@ describe('binary ⇄ progressive list views', () => {
     for (const v of [binary, prog, back]) v.dispose();
   });
 
+  it('fixed containers stored as wide leaves of field roots (no wide byte field) are shared too', () => {
+    const store = new NodeStore();
+    const Pair = container({ a: uint64, b: uint64 }, 'Pair');
+    const value = Array.from({ length: 30 }, (_, i) => ({ a: BigInt(i), b: BigInt(2 * i) }));
+    const binary = list(Pair, 64).toView(value, store);
+    binary.hashTreeRoot();
+    const prog = progressiveList(Pair).fromBinaryView(binary);
+    expect(toHex(prog.hashTreeRoot())).toBe(toHex(progressiveList(Pair).hashTreeRoot(value)));
+    // Element 7: subtree 2 (from 5), position 2 at depth 4.
+    const node = store.getNodeAtDepth(prog._tree.getNodeAtDepth(4, 6), 4, 2);
+    expect(store.kind(node)).toBe('wide');
+    expect(node).toBe(binary._tree.getNodeAtDepth(7, 7));
+    binary.dispose();
+    prog.dispose();
+  });
+
   it('an upgraded state: progressive fields assigned the converted views commit, write and prove', () => {
     const store = new NodeStore();
     const Old = container({ slot: uint64, validators: Validators, balances: Balances }, 'OldState');

@@ -47,7 +47,7 @@ interface PackedListKind extends SszType<unknown> {
 
 /** What the conversion reads and builds of a composite list schema (CompositeListBase and its subclasses). */
 interface CompositeListKind extends SszType<unknown> {
-  readonly elementType: SszType<unknown> & { readonly _recordDepth?: number; _compactKind?(): number };
+  readonly elementType: SszType<unknown> & { _compactKind?(): number };
   _lengthOf(store: NodeStore, node: NodeId): { length: number; contents: NodeId };
   _checkLength(length: number, offset: number): void;
   _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[];
@@ -92,7 +92,7 @@ export function convertPacked(view: unknown, to: PackedListKind, isFrom: (t: Ssz
 /**
  * The view of `to` holding the composite list that `view` (of the other
  * form) holds: element subtrees shared, or, for elements stored as records,
- * the records' bytes built into `to`'s record trees.
+ * compact records copied into `to`'s record trees.
  */
 export function convertComposite(view: unknown, to: CompositeListKind, isFrom: (t: SszType<unknown>) => boolean): TreeView<unknown> {
   const { store, root, from } = sourceRoot(view, to, isFrom);
@@ -110,13 +110,7 @@ export function convertComposite(view: unknown, to: CompositeListKind, isFrom: (
       const tree = to._treeOfRecordNodes(store, nodes, halves);
       if (tree !== null) return to._view(store, tree);
     }
-    if ((elem._recordDepth ?? 0) > 0 && elem.fixedSize !== null) {
-      // Records: the serialization of a list of fixed-size elements is the records back to back.
-      const out = new Uint8Array(length * elem.fixedSize);
-      const dv = new DataView(out.buffer);
-      source._writeTree(store, root, out, dv, 0);
-      return to._view(store, to._nodeFromBytes(out, dv, 0, out.length, store));
-    }
+    // Anything else, wide-leaf records among them: the element subtrees themselves.
     return to._view(store, to._treeOfElementNodes(store, source._elementNodes(store, contents, length)));
   } catch (e) {
     throw withPath(treeError(e), to.typeName);

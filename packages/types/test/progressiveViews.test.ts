@@ -245,6 +245,9 @@ describe('in place and shared', () => {
     view.hashTreeRoot();
     const root = view.rootNode;
     const lists = [view.validators.rootNode, view.balances.rootNode];
+    // Subtree 4 of each list (balances 340.., validators 85..): written in place inside, by its own view.
+    const subtrees = () => [view.balances._tree.getNodeAtDepth(6, 30), view.validators._tree.getNodeAtDepth(6, 30)];
+    const before = subtrees();
     for (let blk = 1; blk <= 4; blk++) {
       for (let k = 0; k < 40; k++) {
         const i = (blk * 37 + k * 13) % 500;
@@ -257,6 +260,7 @@ describe('in place and shared', () => {
       expect(toHex(view.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(model)));
       expect(view.rootNode).toBe(root);
       expect([view.validators.rootNode, view.balances.rootNode]).toEqual(lists);
+      expect(subtrees()).toEqual(before);
     }
     const clone = view.clone();
     const kept = toHex(clone.hashTreeRoot());

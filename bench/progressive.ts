@@ -12,7 +12,7 @@
  *   G1  gloas-shaped state ProgressiveContainer{validators, balances, participation, slot}
  *       of 2^20 validators: bytes → view + root
  *   G2  its first block after the build: writes + commit + root (1024 balances, 128 validators × 2 fields)
- *   G3  steady blocks (7 more per build): commit + root (the write loop, G3w, timed apart)
+ *   G3  steady blocks (15 more per build): commit + root (the write loop, G3w, timed apart)
  *   G4  epochs (3 per build, every balance rewritten): commit + root (write loop: G4w)
  *   U1  fork upgrade: a binary state view of 2^20 validators → the progressive lists
  *       (`fromBinaryView` of validators and balances) + root
@@ -42,6 +42,9 @@ import { fmt, pairedRatio, summarize } from './lib/stats.js';
 import { makeValidators, PeerValidator, prng, Validator, type ValidatorValue } from './lib/validator.js';
 
 setHasher(hashtreeHasher);
+// Ours on hashtree too, in every process (children inherit the variable): otherwise each process picks its
+// backend by a short timing at first use, which a loaded machine can tip either way from process to process.
+process.env['SSZTREE_HASHER'] ??= 'hashtree';
 
 // ------------------------------------------------------------------ schemas
 const PBalances = progressiveList(uint64);
@@ -247,7 +250,7 @@ async function main(): Promise<void> {
     groups.push({ title: 'progressive vs binary (ours)', steps, rounds, sides: [p, p], labels: ['ProgressiveList', 'List[T, 2^40]'] });
   }
   if (only.includes('G')) {
-    const steps = [['G1'], ['G2'], ...Array.from({ length: 7 }, () => ['G3w', 'G3']), ...Array.from({ length: 3 }, () => ['G4w', 'G4'])].map(same);
+    const steps = [['G1'], ['G2'], ...Array.from({ length: 15 }, () => ['G3w', 'G3']), ...Array.from({ length: 3 }, () => ['G4w', 'G4'])].map(same);
     groups.push({ title: 'gloas-shaped state', steps, rounds: stateRounds, sides: pair(), labels: ['@ssztree', '@chainsafe/ssz'] });
   }
   if (only.includes('U')) {
@@ -275,7 +278,7 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   lines.push(`Command: \`npm run bench:progressive -- --rounds ${rounds} --warmup ${warmup} --state-rounds ${stateRounds}${base !== undefined ? ' --base <checkout>' : ''}${arg('only') !== undefined ? ` --only ${arg('only')}` : ''}\` (${new Date().toISOString().slice(0, 10)}).`);
   lines.push(
-    `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\`, @chainsafe/ssz 1.9 on hashtree; load average ${loadStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (the machine is shared with other engineers' test runs; sides interleaved and ratios paired round by round).`,
+    `Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}, our hasher backend \`${getHasher()}\` (\`SSZTREE_HASHER\`), @chainsafe/ssz 1.9 on hashtree; load average ${loadStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end (the machine is shared with other engineers' test runs; sides interleaved and ratios paired round by round).`,
   );
   let title = '';
   for (const [key, s] of samples) {

@@ -27,6 +27,7 @@ export { VectorBasicType, VectorCompositeType, vector } from './schema/vector.js
 export { ContainerViewBase, type ContainerView } from './view/container.js';
 export { CompositeSequenceView } from './view/composite.js';
 export { PackedSequenceView } from './view/packed.js';
+export { ProgressiveListView } from './view/progressive.js';
 export type { ElementView, FieldView, ViewOf } from './view/types.js';
 export { verifyProof, type Path, type PathSegment, type ViewProof } from './tree/proofs.js';
 export { nodeBytes, sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './tree/memory.js';

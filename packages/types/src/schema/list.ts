@@ -17,7 +17,7 @@ import { SszType, type AnyType, type ValueOf } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { elementNodes, elementValues } from '../tree/elements.js';
 import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
-import { compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
+import { compositesTreeSize, copyLevel, levelNodes, recordLevelNodes, writeCompositeLevel } from '../tree/write.js';
 import { CompositeListBase, PackedListBase, type RecordTreeBuilder } from './listBase.js';
 import { shapeKey } from '../shape.js';
 
@@ -72,7 +72,11 @@ export class ListBasicType<V, A extends BasicArray<V>> extends PackedListBase<V,
   }
   override _viewNode(value: A, store: NodeStore): NodeId {
     this._checkValue(value, -1);
-    return store.withLength(packedContents(store, this.elementType._pack(value), this.shape), value.length);
+    return this._viewNodeOfChunks(store, this.elementType._pack(value), value.length);
+  }
+  /** @internal The view subtree of `length` elements packed in `chunks` (pages of wide leaves, the length mixed in). */
+  _viewNodeOfChunks(store: NodeStore, chunks: Uint8Array, length: number): NodeId {
+    return store.withLength(packedContents(store, chunks, this.shape), length);
   }
   override _view(store: NodeStore, node: NodeId, tree?: Tree): PackedSequenceView<V, A> {
     const t = tree ?? new Tree(node, store);
@@ -140,6 +144,23 @@ export class ListCompositeType<V, ET = SszType<V>> extends CompositeListBase<V> 
       return this._decode(bytes, dv, 0, bytes.length);
     }
     return elementValues(this.elementType, store, readNodes(store, contents, depthForLimit(this.limit), length));
+  }
+  /** @internal The `length` element nodes of the contents subtree (floating). */
+  _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return readNodes(store, contents, depthForLimit(this.limit), length);
+  }
+  /** @internal The `length` element nodes of the contents subtree, a record pair standing at both its positions (not floating). */
+  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return recordLevelNodes(store, contents, depthForLimit(this.limit), length);
+  }
+  /** @internal The list node over copies of the records `nodes` (as `_pairedNodes` gives them), or null when the elements are not compact records. */
+  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null {
+    const tree = (this.elementType as RecordTreeBuilder<V>)._recordTreeFromRecords?.(store, nodes, halves, 0, nodes.length, depthForLimit(this.limit)) ?? null;
+    return tree === null ? null : store.withLength(tree, nodes.length);
+  }
+  /** @internal The list node over element nodes `nodes`: a subtree of the limit's depth, the length mixed in. */
+  _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId {
+    return store.withLength(subtreeFromNodes(store, nodes, depthForLimit(this.limit)), nodes.length);
   }
   override _treeSize(store: NodeStore, node: NodeId): number {
     const { length, contents } = this._lengthOf(store, node);

@@ -30,6 +30,8 @@ export interface RecordTreeBuilder<V> {
   readonly _recordDepth?: number;
   _recordTreeFromValues?(values: readonly V[], depth: number, store: NodeStore): NodeId | null;
   _recordTreeFromBytes?(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null;
+  _recordTreeFromRecords?(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array, first: number, count: number, depth: number): NodeId | null;
+  _compactKind?(): number;
 }
 
 /** A list's element bound and how errors name it. */
@@ -82,7 +84,11 @@ export abstract class PackedListBase<V, A extends BasicArray<V>> extends SszType
   /** @internal Validates the array form (`offset` locates the error when encoding). */
   _checkValue(value: A, offset: number): void {
     if (!this.elementType._isArray(value)) throw new SszError('INVALID_VALUE', `expected the ${this.elementType.typeName} array form`, offset);
-    if (value.length > this.#bound.count) throw tooMany(this.#bound, value.length, offset);
+    this._checkLength(value.length, offset);
+  }
+  /** @internal Rejects more elements than the bound. */
+  _checkLength(length: number, offset: number): void {
+    if (length > this.#bound.count) throw tooMany(this.#bound, length, offset);
   }
   /** @internal The length stored at `node` (checked against the bound) and the contents node. */
   _lengthOf(store: NodeStore, node: NodeId): { length: number; contents: NodeId } {
@@ -168,7 +174,11 @@ export abstract class CompositeListBase<V> extends SszType<V[]> {
   /** @internal Validates the array (`offset` locates the error when encoding). */
   _checkValue(value: readonly V[], offset: number): void {
     if (!Array.isArray(value)) throw new SszError('INVALID_VALUE', 'expected an array', offset);
-    if (value.length > this.#bound.count) throw tooMany(this.#bound, value.length, offset);
+    this._checkLength(value.length, offset);
+  }
+  /** @internal Rejects more elements than the bound. */
+  _checkLength(length: number, offset: number): void {
+    if (length > this.#bound.count) throw tooMany(this.#bound, length, offset);
   }
   /** @internal The length stored at `node` (checked against the bound) and the contents node. */
   _lengthOf(store: NodeStore, node: NodeId): { length: number; contents: NodeId } {

@@ -18,7 +18,7 @@
  * the value's.
  * @module
  */
-import type { NodeId, NodeStore } from '@ssztree/core';
+import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { hashPairInto } from '@ssztree/hasher';
 import { SszError, withPath } from '../errors.js';
 import type { Json } from '../json.js';
@@ -27,6 +27,8 @@ import { treeError } from '../tree/nodes.js';
 import { nodesTree, progressiveNodes } from '../tree/progressive.js';
 import type { PathSegment, PathStep } from '../tree/proofs.js';
 import { SszType, type ContainerValue, type Fields } from '../type.js';
+import { containerViewClass, type ContainerView, type FieldSlot } from '../view/container.js';
+import { ProgressiveContainerViewBase } from '../view/progressiveContainer.js';
 import { ContainerType } from './container.js';
 import { shapeKey } from '../shape.js';
 
@@ -60,6 +62,7 @@ export class ProgressiveContainerType<F extends Fields> extends SszType<Containe
   readonly minSize: number;
   readonly maxSize: number;
   readonly isBasic = false;
+  override readonly _navigable = true;
   readonly fields: F;
   /** The active-fields pattern, one boolean per chunk position. */
   readonly activeFields: readonly boolean[];
@@ -245,6 +248,42 @@ export class ProgressiveContainerType<F extends Fields> extends SszType<Containe
     const i = this.names.indexOf(segment as string);
     if (typeof segment !== 'string' || i < 0) throw new SszError('BAD_PATH', `no field ${String(segment)}`);
     return { ...(this._positions[i] as TreePosition), next: this.types[i] as SszType<unknown> };
+  }
+
+  override _view(store: NodeStore, node: NodeId, tree?: Tree): ContainerView<F> {
+    if (this.viewClass === null) {
+      this.slots = this.names.map((name, i) => {
+        const type = this.types[i] as SszType<unknown>;
+        return { name, type, navigable: type._navigable, toNode: (v: unknown, s: NodeStore) => type._toNode(v, s) };
+      });
+      this.viewClass = containerViewClass<F>(this.slots, this.typeName, ProgressiveContainerViewBase<F>);
+    }
+    // Depth 1 tells the base this is not a one-field container whose field is its root; positions come from `_positions`.
+    return new this.viewClass(this, tree ?? new Tree(node, store), this.slots, 1) as ContainerView<F>;
+  }
+  private viewClass: ReturnType<typeof containerViewClass<F>> | null = null;
+  private slots: readonly FieldSlot[] = [];
+
+  override toView(value: ContainerValue<F>, store: NodeStore = defaultStore): ContainerView<F> {
+    return super.toView(value, store) as ContainerView<F>;
+  }
+  override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): ContainerView<F> {
+    return super.deserializeToView(bytes, store) as ContainerView<F>;
+  }
+  override viewOf(tree: Tree): ContainerView<F> {
+    return super.viewOf(tree) as ContainerView<F>;
+  }
+  /** @internal Never stored as a compact record (container views ask). */
+  _compactKind(): number {
+    return -1;
+  }
+  /** @internal Unreachable: no compact records (`_compactKind` is -1). */
+  _compactField(): unknown {
+    throw new SszError('BAD_TREE', 'a progressive container is never a compact record');
+  }
+  /** @internal Unreachable: no compact records (`_compactKind` is -1). */
+  _compactWithFields(): NodeId {
+    throw new SszError('BAD_TREE', 'a progressive container is never a compact record');
   }
 
   defaultValue(): ContainerValue<F> {

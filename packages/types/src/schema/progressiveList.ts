@@ -16,10 +16,10 @@
  * agree byte for byte; a tree read back must have the spine its length needs.
  * @module
  */
-import type { NodeId, NodeStore } from '@ssztree/core';
+import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { mixInLengthInto } from '../merkle.js';
-import { MAX_SERIALIZED_SIZE, merkleizeProgressiveInto, subtreeCount } from '../progressive.js';
+import { MAX_SERIALIZED_SIZE, merkleizeProgressiveInto, subtreeCapacity, subtreeCount, subtreeStart } from '../progressive.js';
 import { SszType, type AnyType, type ValueOf } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { elementNodes, elementValues } from '../tree/elements.js';
@@ -28,7 +28,15 @@ import { chunksTree, copyProgressiveBytes, nodesTree, progressiveChunks, progres
 import { LENGTH_STEP, type PathSegment, type PathStep } from '../tree/proofs.js';
 import { compositesTreeSize, writeComposites } from '../tree/write.js';
 import { CompositeListBase, PackedListBase, type RecordTreeBuilder } from './listBase.js';
+import { ListBasicType, ListCompositeType } from './list.js';
+import { convertComposite, convertPacked } from './progressiveConvert.js';
 import { shapeKey } from '../shape.js';
+import { CompositeSequenceView } from '../view/composite.js';
+import { PackedSequenceView } from '../view/packed.js';
+import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
+import { ProgressiveListView } from '../view/progressive.js';
+import type { ElementView } from '../view/types.js';
+import type { TreeView } from '../type.js';
 
 /** How list errors name the bound of progressive lists: what a serialization can hold. */
 function boundOf(maxLength: number): { count: number; phrase: string } {
@@ -43,6 +51,9 @@ export class ProgressiveListBasicType<V, A extends BasicArray<V>> extends Packed
   readonly maxLength: number;
   /** @internal Elements per chunk. */
   readonly _perChunk: number;
+  override readonly _navigable = true;
+  /** Page geometry of each subtree (subtree k: 4^k chunks, pages of up to 8). */
+  private readonly shapes: PackedShape[] = [];
 
   constructor(elementType: BasicType<V, A>) {
     const maxLength = Math.floor(MAX_SERIALIZED_SIZE / elementType.byteLength);
@@ -70,6 +81,56 @@ export class ProgressiveListBasicType<V, A extends BasicArray<V>> extends Packed
   _readContents(store: NodeStore, contents: NodeId, count: number): Uint8Array {
     return progressiveChunks(store, contents, count);
   }
+  private shape(k: number): PackedShape {
+    return (this.shapes[k] ??= packedShape(subtreeCapacity(k), false));
+  }
+  /** The view subtree: each subtree's chunks as wide-leaf pages (as a binary list's), under the spine and the length. */
+  override _viewNode(value: A, store: NodeStore): NodeId {
+    this._checkValue(value, -1);
+    return this._viewNodeOfChunks(store, this.elementType._pack(value), value.length);
+  }
+  /** @internal The view subtree of `length` elements packed in `chunks`: each subtree's pages, the spine, the length. */
+  _viewNodeOfChunks(store: NodeStore, chunks: Uint8Array, length: number): NodeId {
+    const count = chunks.length / 32;
+    const subtrees: NodeId[] = [];
+    for (let k = 0; k < subtreeCount(count); k++) {
+      const start = subtreeStart(k);
+      subtrees.push(packedContents(store, chunks.subarray(32 * start, 32 * Math.min(count, start + subtreeCapacity(k))), this.shape(k)));
+    }
+    return store.withLength(spineOver(store, subtrees), length);
+  }
+  /**
+   * A view of this type holding what `view`, a view of `List[T, N]` of the
+   * same element type, holds: what a fork upgrade does to a state's list.
+   * The values' chunks are copied out in one read and built into this
+   * type's pages; only inner nodes are hashed (schema/progressiveConvert.ts).
+   * The source view is committed first and left as it is.
+   */
+  fromBinaryView(view: PackedSequenceView<V, A>): ProgressiveListView<A, V> {
+    return convertPacked(view, this as never, (t) => t instanceof ListBasicType) as ProgressiveListView<A, V>;
+  }
+  /** The other way: a view of `listType` (`List[T, N]`, N at least the length) holding what `view`, a view of this type, holds. */
+  toBinaryView(view: ProgressiveListView<A, V>, listType: ListBasicType<V, A>): PackedSequenceView<V, A> {
+    if (!(listType instanceof ListBasicType)) throw new SszError('INVALID_VALUE', 'toBinaryView needs a list(...) schema of basic values', -1, this.typeName);
+    return convertPacked(view, listType as never, (t) => t instanceof ProgressiveListBasicType) as PackedSequenceView<V, A>;
+  }
+  /** @internal Subtree k's view: a packed view of its pages, in its segment form. */
+  _segmentView(store: NodeStore, node: NodeId, k: number, used: number): PackedSequenceView<V, A> {
+    return new PackedSequenceView(this, new Tree(node, store), this.elementType, this._perChunk * subtreeCapacity(k), false, this.shape(k), used, true);
+  }
+  override _view(store: NodeStore, node: NodeId, tree?: Tree): ProgressiveListView<A, V> {
+    const t = tree ?? new Tree(node, store);
+    return new ProgressiveListView<A, V>(this as never, t, this._lengthOf(store, t.rootNode).length);
+  }
+  override toView(value: A, store: NodeStore = defaultStore): ProgressiveListView<A, V> {
+    return super.toView(value, store) as ProgressiveListView<A, V>;
+  }
+  override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): ProgressiveListView<A, V> {
+    return super.deserializeToView(bytes, store) as ProgressiveListView<A, V>;
+  }
+  override viewOf(tree: Tree): ProgressiveListView<A, V> {
+    return super.viewOf(tree) as ProgressiveListView<A, V>;
+  }
   _copyContents(store: NodeStore, contents: NodeId, bytes: number, out: Uint8Array, offset: number): void {
     copyProgressiveBytes(store, contents, bytes, out, offset);
   }
@@ -88,6 +149,7 @@ export class ProgressiveListCompositeType<V, ET = SszType<V>> extends CompositeL
   readonly maxLength: number;
   /** @internal Elements per chunk: one root each. */
   readonly _perChunk = 1;
+  override readonly _navigable = true;
 
   constructor(elementType: SszType<V>) {
     const maxLength = Math.floor(MAX_SERIALIZED_SIZE / (elementType.fixedSize ?? 4));
@@ -147,6 +209,30 @@ export class ProgressiveListCompositeType<V, ET = SszType<V>> extends CompositeL
     }
     return elementValues(elem, store, nodes);
   }
+  /** @internal The `length` element nodes of the contents subtree (held by it: valid while it is). */
+  _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return progressiveNodes(store, contents, length);
+  }
+  /** @internal The `length` element nodes of the contents subtree, a record pair standing at both its positions (not floating). */
+  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return progressiveNodes(store, contents, length, true);
+  }
+  /** @internal The list node over copies of the records `nodes` (as `_pairedNodes` gives them), subtree by subtree, or null when the elements are not compact records. */
+  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null {
+    const elem = this.elementType as RecordTreeBuilder<V>;
+    const subtrees: NodeId[] = [];
+    for (let k = 0; k < subtreeCount(nodes.length); k++) {
+      const { first, count } = subtreeElements(k, nodes.length, 1);
+      const tree = elem._recordTreeFromRecords?.(store, nodes, halves, first, count, 2 * k) ?? null;
+      if (tree === null) return null;
+      subtrees.push(tree);
+    }
+    return store.withLength(spineOver(store, subtrees), nodes.length);
+  }
+  /** @internal The list node over element nodes `nodes`: the progressive spine, the length mixed in. */
+  _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId {
+    return store.withLength(nodesTree(store, nodes), nodes.length);
+  }
   override _treeSize(store: NodeStore, node: NodeId): number {
     const { length, contents } = this._lengthOf(store, node);
     if (this.elementType.fixedSize !== null) return length * this.elementType.fixedSize;
@@ -178,6 +264,40 @@ export class ProgressiveListCompositeType<V, ET = SszType<V>> extends CompositeL
       subtrees.push(tree);
     }
     return store.withLength(spineOver(store, subtrees), length);
+  }
+  /**
+   * A view of this type holding what `view`, a view of `List[T, N]` of the
+   * same element type, holds: what a fork upgrade does to a state's list.
+   * Element subtrees are shared and only the branches above them are new;
+   * elements stored as records (Validator) are rebuilt from their bytes,
+   * since record pairs cannot survive the change of shape
+   * (schema/progressiveConvert.ts). The source view is committed first and
+   * left as it is.
+   */
+  fromBinaryView(view: CompositeSequenceView<V, ET>): ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>> {
+    return convertComposite(view, this as never, (t) => t instanceof ListCompositeType) as ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>;
+  }
+  /** The other way: a view of `listType` (`List[T, N]`, N at least the length) holding what `view`, a view of this type, holds. */
+  toBinaryView(view: ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>, listType: ListCompositeType<V, ET>): CompositeSequenceView<V, ET> {
+    if (!(listType instanceof ListCompositeType)) throw new SszError('INVALID_VALUE', 'toBinaryView needs a list(...) schema of composites', -1, this.typeName);
+    return convertComposite(view, listType as never, (t) => t instanceof ProgressiveListCompositeType) as CompositeSequenceView<V, ET>;
+  }
+  /** @internal Subtree k's view: a composite view of its elements (records, pairs, element views), in its segment form. */
+  _segmentView(store: NodeStore, node: NodeId, k: number, used: number): CompositeSequenceView<V, ET> {
+    return new CompositeSequenceView<V, ET>(this, new Tree(node, store), this.elementType, subtreeCapacity(k), false, 2 * k, used, subtreeStart(k));
+  }
+  override _view(store: NodeStore, node: NodeId, tree?: Tree): ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>> {
+    const t = tree ?? new Tree(node, store);
+    return new ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>(this as never, t, this._lengthOf(store, t.rootNode).length);
+  }
+  override toView(value: V[], store: NodeStore = defaultStore): ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>> {
+    return super.toView(value, store) as ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>;
+  }
+  override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>> {
+    return super.deserializeToView(bytes, store) as ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>;
+  }
+  override viewOf(tree: Tree): ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>> {
+    return super.viewOf(tree) as ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>;
   }
 }
 

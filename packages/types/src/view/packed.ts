@@ -94,8 +94,18 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   readonly #scratch = new DataView(new ArrayBuffer(32));
   readonly #scratchBytes = new Uint8Array(this.#scratch.buffer);
 
-  constructor(type: SszType<A>, tree: Tree, elem: BasicType<V, A>, limit: number, isList: boolean, shape: PackedShape, length: number) {
+  /** See the constructor's `segment`. */
+  readonly #segment: boolean;
+
+  /**
+   * `segment` makes the view one subtree of a progressive list
+   * (view/progressive.ts): no length node (`isList` false), and it grows by
+   * `push` up to `limit`, the subtree's capacity; `length` is how many of
+   * its elements the list holds.
+   */
+  constructor(type: SszType<A>, tree: Tree, elem: BasicType<V, A>, limit: number, isList: boolean, shape: PackedShape, length: number, segment = false) {
     super(type, tree);
+    this.#segment = segment;
     this.#elem = elem;
     this.#limit = limit;
     this.#isList = isList;
@@ -193,7 +203,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /** Appends an element (lists only). */
   push(value: V): void {
     this._live();
-    if (!this.#isList) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
+    if (!this.#isList && !this.#segment) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
     if (this.#length >= this.#limit) throw new SszError('LIMIT_EXCEEDED', `the list is full (${this.#limit})`, -1, this.type.typeName);
     this.#encode(value);
     this.#length++;
@@ -346,7 +356,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       }
     }
     if (this.#length !== this.#committedLength) {
-      this._tree.setChunk(3, lengthChunk(this.#length));
+      if (this.#isList) this._tree.setChunk(3, lengthChunk(this.#length));
       this.#committedLength = this.#length;
     }
     this.#afterFlush();
@@ -420,6 +430,6 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   }
 
   _respawn(tree: Tree): this {
-    return new PackedSequenceView(this.type, tree, this.#elem, this.#limit, this.#isList, this.#shape, this.#committedLength) as this;
+    return new PackedSequenceView(this.type, tree, this.#elem, this.#limit, this.#isList, this.#shape, this.#committedLength, this.#segment) as this;
   }
 }

@@ -16,6 +16,9 @@
  *   must be the end of some file's path), every local markdown link and its
  *   anchor, every link into this repository on GitHub, and every
  *   cross-reference of the form FILE.md "Section" (or FILE.md, "Section").
+ * - Every section of docs/BENCHMARKS.md that holds a table of figures, and
+ *   the README's benchmark table, names the command that measured them,
+ *   the machine and the date.
  *
  * The patterns are checked against lines they must and must not catch, so
  * neither half of this test passes by matching nothing.
@@ -333,5 +336,47 @@ describe('what the docs point at exists', () => {
     expect(checked.sourceFiles).toBeGreaterThan(50);
     expect(checked.links).toBeGreaterThan(30);
     expect(checked.sections).toBeGreaterThan(20);
+  });
+});
+
+// ---------------------------------------------------------------- figures
+
+/** The `## ` sections of a markdown file: title and body. */
+function sectionsOf(text: string): { title: string; body: string }[] {
+  return text
+    .split(/^## /m)
+    .slice(1)
+    .map((part) => ({ title: part.slice(0, part.indexOf('\n')).trim(), body: part }));
+}
+
+/** What a section of measured figures must say: how to reproduce them, where and when they were measured. */
+function missingProvenance(body: string): string[] {
+  const missing: string[] = [];
+  if (!/`(?:npm run|npx|node) [^`]+`/.test(body)) missing.push('the command');
+  if (!/\b(?:AMD EPYC|Intel|Xeon|ARM|Apple M\d)/.test(body)) missing.push('the machine');
+  if (!/\b20\d\d-\d\d-\d\d\b/.test(body)) missing.push('the date');
+  return missing;
+}
+
+describe('measured figures say how, where and when', () => {
+  it('the check sees a section without them', () => {
+    expect(missingProvenance('| row | ms |\n| --- | --- |\n| a | 1 |')).toEqual(['the command', 'the machine', 'the date']);
+    expect(missingProvenance('`npm run bench:x -- --rounds 3` on 2 × AMD EPYC, 2026-12-02\n| a | 1 |')).toEqual([]);
+  });
+
+  it('every section of docs/BENCHMARKS.md with a table names its command, machine and date', () => {
+    const sections = sectionsOf(readFileSync(join(ROOT, 'docs', 'BENCHMARKS.md'), 'utf8')).filter((s) => /^\|/m.test(s.body));
+    expect(sections.length).toBeGreaterThan(5);
+    const bad = sections.flatMap((s) => {
+      const missing = missingProvenance(s.body);
+      return missing.length === 0 ? [] : [`"${s.title}": no ${missing.join(', no ')}`];
+    });
+    expect(bad, 'benchmark sections without provenance').toEqual([]);
+  });
+
+  it("the README's benchmark table names its commands, machine and date", () => {
+    const bench = sectionsOf(readFileSync(join(ROOT, 'README.md'), 'utf8')).find((s) => s.title === 'Benchmarks');
+    expect(bench, 'README.md has a "Benchmarks" section').toBeDefined();
+    expect(missingProvenance(bench!.body)).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
  * The fast paths of packed views against a plain model: `set` on a dirty
  * page (the element type's `_put`), every page loaded at once when a write
  * finds an eighth of a large list's pages dirty (`#loadAllPages`), spare
- * slabs handed from view to view. After every commit the root equals the value
+ * slabs handed from view to view, and a clone's page table inherited from
+ * the view it was cloned from. After every commit the root equals the value
  * API's root of the model; old trees keep their roots; writes of the bytes
  * already there record nothing (a commit of them keeps the root node id);
  * bad values and indices are SszErrors with the type's path, and change
@@ -10,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { list, SszError, toHex, uint8, uint32, uint64, vector } from '../src/index.js';
+import { container, list, SszError, toHex, uint8, uint32, uint64, vector } from '../src/index.js';
 
 const expectSszError = (fn: () => void, code: string, path: string) => {
   try {
@@ -93,5 +94,62 @@ describe('packed set: every page loaded at once past an eighth of a large list',
     }
     view.dispose();
     vv.dispose();
+  });
+});
+
+describe('a clone inherits the page table of the view it was cloned from', () => {
+  it('both versions read and write their own pages (the table copied, checked against the root)', () => {
+    const State = container({ balances: list(uint64, 2 ** 40), flags: list(uint8, 2 ** 40), slot: uint64 }, 'State');
+    const n = 40_000;
+    const balances = BigUint64Array.from({ length: n }, (_, i) => BigInt(i) * 11n);
+    const flags = Uint8Array.from({ length: n }, (_, i) => i % 8);
+    const value = { balances, flags, slot: 1n };
+    let head = State.deserializeToView(State.serialize(value));
+    head.hashTreeRoot();
+    const r = fc.sample(fc.nat(n - 1), { numRuns: 3000, seed: 11 });
+    // The head reads many pages (its table fills), then each block is a clone that writes.
+    for (const i of r) {
+      expect(head.balances.get(i)).toBe(balances[i]);
+      expect(head.flags.get(i)).toBe(flags[i]);
+    }
+    let model = { balances: balances.slice(), flags: flags.slice(), slot: 1n };
+    for (let block = 0; block < 5; block++) {
+      const next = head.clone();
+      const nextModel = { balances: model.balances.slice(), flags: model.flags.slice(), slot: model.slot + 1n };
+      for (const [k, i] of r.slice(block * 500, block * 500 + 1200).entries()) {
+        next.balances.set(i, (nextModel.balances[i] = BigInt(k + block)));
+        next.flags.set(i, (nextModel.flags[i] = nextModel.flags[i]! | (1 << (block % 8))));
+      }
+      next.slot = nextModel.slot;
+      // The old head moves on too, apart: its later commit must not reach the clone's table.
+      const headRoot = toHex(head.hashTreeRoot());
+      if (block === 2) {
+        head.balances.set(r[0]!, 123n);
+        head.flags.set(r[1]!, 255);
+        const moved = { ...model, balances: model.balances.slice(), flags: model.flags.slice() };
+        moved.balances[r[0]!] = 123n;
+        moved.flags[r[1]!] = 255;
+        expect(toHex(head.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(moved)));
+      } else expect(toHex(head.hashTreeRoot())).toBe(headRoot);
+      expect(toHex(next.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(nextModel)));
+      for (const i of r.slice(0, 400)) {
+        expect(next.balances.get(i)).toBe(nextModel.balances[i]);
+        expect(next.flags.get(i)).toBe(nextModel.flags[i]);
+      }
+      head.dispose();
+      head = next;
+      model = nextModel;
+      // Now the only holder: the next writes commit in place, on the inherited table.
+      head.balances.set(r[7]!, (model.balances[r[7]!] = 5n));
+      expect(toHex(head.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(model)));
+    }
+    // A field replaced wholesale drops what its old view handed on.
+    const next = head.clone();
+    const fresh = BigUint64Array.from({ length: n }, (_, i) => BigInt(i));
+    next.balances = fresh as never;
+    for (const i of r.slice(0, 50)) expect(next.balances.get(i)).toBe(fresh[i]);
+    expect(toHex(next.hashTreeRoot())).toBe(toHex(State.hashTreeRoot({ ...model, balances: fresh })));
+    next.dispose();
+    head.dispose();
   });
 });

@@ -42,6 +42,12 @@ const LOAD_ALL_MIN_PAGES = 256;
 const LOAD_ALL_MIN_DIRTY = 32;
 const LOAD_ALL_DENOMINATOR = 8;
 
+/** A page table handed to the view of a clone (`_inheritance`). */
+interface PageTableHint {
+  readonly root: NodeId;
+  readonly table: Int32Array;
+}
+
 /** The dirty-page table of a view not written yet. */
 const NO_PAGES = new Int32Array(0);
 
@@ -513,7 +519,22 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     }
   }
 
+  /** The page table, copied: ids of the committed pages found so far (a block's clone then walks only to pages no block read before). */
+  override _inheritance(): unknown {
+    const table = this.#pageIds;
+    return table === null || this._dirty ? undefined : ({ root: this._tree.rootNode, table: table.slice() } satisfies PageTableHint);
+  }
+
+  override _inherit(from: unknown): void {
+    const hint = from as PageTableHint;
+    // Same root node, both held: the same pages (a view's root changes only through its own flush).
+    if (this.#pageIds === null && hint.root === this._tree.rootNode) this.#pageIds = hint.table;
+  }
+
   _respawn(tree: Tree): this {
-    return new PackedSequenceView(this.type, tree, this.#elem, this.#limit, this.#isList, this.#shape, this.#committedLength) as this;
+    const view = new PackedSequenceView(this.type, tree, this.#elem, this.#limit, this.#isList, this.#shape, this.#committedLength) as this;
+    const hint = this._inheritance();
+    if (hint !== undefined) view._inherit(hint);
+    return view;
   }
 }

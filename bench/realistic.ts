@@ -13,7 +13,7 @@
  * the previous block left (a state cache keeps the pre-block state), as the
  * demo does; a block's writes and its commit + root run back to back in one
  * task. After the blocks, the micro rows (ns per call, on a clone dropped
- * afterwards):
+ * afterwards; the best of five passes, each on a fresh clone):
  *   set       one slot's participation flags (n/32 `set` calls) at random
  *             indices (the block's pages first loaded by these calls)
  *   set-hot   the same calls again, every page already dirty
@@ -230,7 +230,21 @@ function serve(who: 'ours' | 'peer', file: string): void {
       case 'Ec':
         return { prepare: () => {}, run: () => toHex(side.commitRoot()) };
       case 'M':
-        return { prepare: () => (loop = side.micro(param!, blockPlan(1))), run: () => (loop(), side.dropMicro()) };
+        // Five passes, each on a fresh clone (set up untimed); the reply carries the best pass in ms.
+        return {
+          prepare: () => {},
+          run: () => {
+            let best = Number.POSITIVE_INFINITY;
+            for (let rep = 0; rep < 5; rep++) {
+              loop = side.micro(param!, blockPlan(1 + rep));
+              const t = performance.now();
+              loop();
+              best = Math.min(best, performance.now() - t);
+              side.dropMicro();
+            }
+            return String(best);
+          },
+        };
       case 'H':
         return { prepare: () => {}, run: () => JSON.stringify(hashFloor(side, k)) };
       default:
@@ -339,7 +353,7 @@ async function main(): Promise<void> {
           const reply = await proc.runAll([`M:${kind}`]);
           if (reply.kind === 'error') throw new Error(`${who} M:${kind}: ${reply.message}`);
           const per = kind.startsWith('set') ? blockPlan(1).participationIndex.length : MICRO_FIELDS;
-          if (measured) add(`micro ${kind}`, who, (reply.ms[0]! * 1e6) / per);
+          if (measured) add(`micro ${kind}`, who, (Number(reply.out![0]) * 1e6) / per);
         }
       }
       if (round === warmup + rounds - 1) {

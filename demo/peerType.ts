@@ -11,9 +11,15 @@ import {
   BooleanType,
   ByteListType,
   ByteVectorType,
+  CompatibleUnionType,
   ContainerType,
   ListBasicType,
   ListCompositeType,
+  ProgressiveBitlistType,
+  ProgressiveByteListType,
+  ProgressiveContainerType,
+  ProgressiveListBasicType,
+  ProgressiveListCompositeType,
   Uint64NumberType,
   Uint64Type,
   UintBigType,
@@ -57,6 +63,20 @@ function build(cs: ChainSafeModule, type: AnyOurs, cache: WeakMap<object, PeerTy
     const fields: Record<string, PeerType> = {};
     for (const [name, f] of Object.entries(t.fields as Record<string, AnyOurs>)) fields[name] = inner(f);
     return new cs.ContainerType(fields as never, { typeName: t.typeName }) as unknown as PeerType;
+  }
+  if (t instanceof ProgressiveByteListType) return new cs.ProgressiveByteListType() as PeerType;
+  if (t instanceof ProgressiveBitlistType) return new cs.ProgressiveBitListType() as PeerType;
+  if (t instanceof ProgressiveListBasicType) return new cs.ProgressiveListBasicType(inner(t.elementType)) as PeerType;
+  if (t instanceof ProgressiveListCompositeType) return new cs.ProgressiveListCompositeType(inner(t.elementType)) as PeerType;
+  if (t instanceof ProgressiveContainerType) {
+    const fields: Record<string, PeerType> = {};
+    for (const [name, f] of Object.entries(t.fields as Record<string, AnyOurs>)) fields[name] = inner(f);
+    return new cs.ProgressiveContainerType(fields as never, [...t.activeFields], { typeName: t.typeName }) as unknown as PeerType;
+  }
+  if (t instanceof CompatibleUnionType) {
+    const options: Record<number, PeerType> = {};
+    for (const s of t.selectors) options[s] = inner((t.options as Record<number, AnyOurs>)[s]);
+    return new cs.CompatibleUnionType(options as never) as unknown as PeerType;
   }
   if (t instanceof UnionType) {
     const options = (t.options as readonly (AnyOurs | null)[]).map((o) => (o === null ? new cs.NoneType() : inner(o)));

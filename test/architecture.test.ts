@@ -30,6 +30,7 @@ const LAYERS: Partial<Record<Pkg, readonly string[]>> = {
     'errors.ts',
     'json.ts',
     'merkle.ts',
+    'progressive.ts',
     'bitArray.ts',
     'codec.ts',
     'shape.ts',

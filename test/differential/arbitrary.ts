@@ -16,10 +16,16 @@ import {
   BitvectorType,
   BooleanType,
   ByteListType,
+  CompatibleUnionType,
   ByteVectorType,
   ContainerType,
   ListBasicType,
   ListCompositeType,
+  ProgressiveBitlistType,
+  ProgressiveByteListType,
+  ProgressiveContainerType,
+  ProgressiveListBasicType,
+  ProgressiveListCompositeType,
   Uint64NumberType,
   Uint64Type,
   UintBigType,
@@ -58,6 +64,12 @@ function pooled(elem: Arb, length: number): fc.Arbitrary<unknown[]> {
 export interface ArbitraryOptions {
   /** Largest uint64 drawn (default 2^64 − 1). */
   readonly uint64Max?: bigint;
+  /**
+   * The most elements (bits, bytes) drawn for a progressive list of this
+   * type object, where a peer enforces a limit the spec does not have
+   * (@lodestar/types 1.50 validates limits on its progressive lists).
+   */
+  readonly progressiveCap?: (type: AnyOurs) => number | undefined;
 }
 
 /** A byte array of `length` filled from one seed (xorshift32), so a 128 KiB blob costs one draw. */
@@ -77,6 +89,16 @@ function seededBytes(length: number): fc.Arbitrary<Uint8Array> {
   });
 }
 
+/**
+ * Counts for progressive kinds (`units` per chunk): any up to `max`, or one
+ * next to a subtree boundary — 1, 5, 21, 85, 341 chunks filled, ± 1 — so the
+ * edges of each subtree are drawn often.
+ */
+function progressiveCount(units: number, max: number): fc.Arbitrary<number> {
+  const edges = [0, 1, 5, 21, 85, 341].flatMap((c) => [c * units - 1, c * units, c * units + 1]).filter((n) => n >= 0 && n <= max);
+  return fc.oneof(fc.integer({ min: 0, max }), fc.constantFrom(...edges));
+}
+
 export function arbitrary(type: AnyOurs, opts: ArbitraryOptions = {}): Arb {
   const t = type as unknown;
   const arbitrary = (inner: AnyOurs): Arb => arbitraryOf(inner, opts);
@@ -89,6 +111,27 @@ export function arbitrary(type: AnyOurs, opts: ArbitraryOptions = {}): Arb {
   if (t instanceof ByteListType) return fc.uint8Array({ maxLength: Math.min(t.limit, MAX_BYTES) });
   if (t instanceof BitvectorType) return bits(t.length);
   if (t instanceof BitlistType) return fc.integer({ min: 0, max: Math.min(t.limit, MAX_BITS) }).chain(bits);
+  const cap = (max: number) => Math.min(max, opts.progressiveCap?.(type) ?? max);
+  if (t instanceof ProgressiveByteListType) return progressiveCount(32, cap(700)).chain((n) => fc.uint8Array({ minLength: n, maxLength: n }));
+  if (t instanceof ProgressiveBitlistType) return progressiveCount(256, cap(3000)).chain(bits);
+  if (t instanceof ProgressiveListBasicType) {
+    const elem = t.elementType as BasicType<unknown, never>;
+    return progressiveCount(t._perChunk, cap(24 * t._perChunk))
+      .chain((n) => fc.array(arbitrary(elem as AnyOurs), { minLength: n, maxLength: n }))
+      .map((values) => elem._arrayFrom(values as never[]));
+  }
+  if (t instanceof ProgressiveListCompositeType) {
+    return progressiveCount(1, cap(24)).chain((n) => fc.array(arbitrary(t.elementType as AnyOurs), { minLength: n, maxLength: n }));
+  }
+  if (t instanceof ProgressiveContainerType) {
+    const fields: Record<string, Arb> = {};
+    for (const [name, f] of Object.entries(t.fields as Record<string, AnyOurs>)) fields[name] = arbitrary(f);
+    return fc.record(fields);
+  }
+  if (t instanceof CompatibleUnionType) {
+    const options = t.options as Record<number, AnyOurs>;
+    return fc.oneof(...t.selectors.map((selector) => arbitrary(options[selector] as AnyOurs).map((data) => ({ selector, data }))));
+  }
   if (t instanceof VectorBasicType || t instanceof ListBasicType) {
     const elem = t.elementType as BasicType<unknown, never>;
     const n = t instanceof VectorBasicType ? t.length : null;

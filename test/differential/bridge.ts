@@ -10,9 +10,14 @@ import {
   BitArray,
   BitlistType,
   BitvectorType,
+  CompatibleUnionType,
   ContainerType,
   ListBasicType,
   ListCompositeType,
+  ProgressiveBitlistType,
+  ProgressiveContainerType,
+  ProgressiveListBasicType,
+  ProgressiveListCompositeType,
   UnionType,
   VectorBasicType,
   VectorCompositeType,
@@ -33,16 +38,20 @@ export function peerType(type: AnyOurs): PeerType {
 /** Our value in ChainSafe's value form. */
 export function peerValue(type: AnyOurs, value: unknown): unknown {
   const t = type as unknown;
-  if (t instanceof VectorBasicType || t instanceof ListBasicType) return Array.from(value as ArrayLike<unknown>);
-  if (t instanceof BitvectorType || t instanceof BitlistType) {
+  if (t instanceof VectorBasicType || t instanceof ListBasicType || t instanceof ProgressiveListBasicType) return Array.from(value as ArrayLike<unknown>);
+  if (t instanceof BitvectorType || t instanceof BitlistType || t instanceof ProgressiveBitlistType) {
     const bits = value as BitArray;
     return new cs.BitArray(bits.uint8Array.slice(), bits.bitLen);
   }
-  if (t instanceof VectorCompositeType || t instanceof ListCompositeType) {
+  if (t instanceof VectorCompositeType || t instanceof ListCompositeType || t instanceof ProgressiveListCompositeType) {
     const elem = t.elementType as AnyOurs;
     return (value as unknown[]).map((v) => peerValue(elem, v));
   }
-  if (t instanceof ContainerType) {
+  if (t instanceof CompatibleUnionType) {
+    const { selector, data } = value as { selector: number; data: unknown };
+    return { selector, data: peerValue((t.options as Record<number, AnyOurs>)[selector] as AnyOurs, data) };
+  }
+  if (t instanceof ContainerType || t instanceof ProgressiveContainerType) {
     const out: Record<string, unknown> = {};
     for (const [name, f] of Object.entries(t.fields as Record<string, AnyOurs>)) {
       out[name] = peerValue(f, (value as Record<string, unknown>)[name]);

@@ -13,9 +13,15 @@ import {
   BitvectorType,
   BooleanType,
   ByteListType,
+  CompatibleUnionType,
   ContainerType,
   ListBasicType,
   ListCompositeType,
+  ProgressiveBitlistType,
+  ProgressiveByteListType,
+  ProgressiveContainerType,
+  ProgressiveListBasicType,
+  ProgressiveListCompositeType,
   UnionType,
   VectorBasicType,
   VectorCompositeType,
@@ -73,7 +79,7 @@ function interesting(type: AnyType): boolean {
   else if (t instanceof BitvectorType) v = t.length % 8 !== 0;
   else if (t instanceof VectorBasicType) v = t.elementType instanceof BooleanType;
   else if (t instanceof VectorCompositeType) v = interesting(t.elementType as AnyType);
-  else if (t instanceof ContainerType) v = Object.values(t.fields as Record<string, AnyType>).some(interesting);
+  else if (t instanceof ContainerType || t instanceof ProgressiveContainerType) v = Object.values(t.fields as Record<string, AnyType>).some(interesting);
   else if (type.fixedSize === null) v = true;
   interestingCache.set(type, v);
   return v;
@@ -117,7 +123,23 @@ export function layoutOf(type: AnyType, bytes: Uint8Array, maxRegions = 20_000):
     if (u instanceof BooleanType) return add('boolean', t, start, end, parent);
     if (u instanceof BitvectorType) return add('bitvector', t, start, end, parent);
     if (u instanceof BitlistType) return add('bitlist', t, start, end, parent, u.limit, 0);
-    if (u instanceof ByteListType) return add('list', t, start, end, parent, u.limit, 1);
+    if (u instanceof ProgressiveBitlistType) return add('bitlist', t, start, end, parent, u.limit, 0);
+    if (u instanceof ByteListType || u instanceof ProgressiveByteListType) return add('list', t, start, end, parent, u.limit, 1);
+    if (u instanceof ProgressiveListBasicType) return add('list', t, start, end, parent, u.maxLength, (u.elementType as unknown as { byteLength: number }).byteLength);
+    if (u instanceof ProgressiveListCompositeType) {
+      const elem = u.elementType as AnyType;
+      const me = add('list', t, start, end, parent, u.maxLength, elem.fixedSize ?? 0);
+      walkSequence(elem, start, end, me, null);
+      return me;
+    }
+    // A progressive container is laid out as the plain container of its fields.
+    if (u instanceof ProgressiveContainerType) return walk(u._codec as AnyType, start, end, parent);
+    if (u instanceof CompatibleUnionType) {
+      const me = add('union', t, start, end, parent);
+      const option = (u.options as Record<number, AnyType>)[bytes[start] as number];
+      if (option) walk(option, start + 1, end, me);
+      return me;
+    }
     if (u instanceof ListBasicType) return add('list', t, start, end, parent, u.limit, (u.elementType as unknown as { byteLength: number }).byteLength);
     if (u instanceof VectorBasicType) {
       const me = add('composite', t, start, end, parent);

@@ -2,13 +2,32 @@
  * What the fuzzer runs against: every consensus container of every fork
  * (both presets), every `ssz_generic` type, and a few extra schemas for the
  * kinds neither set has (unions, lists of variable-size elements with small
- * limits, uint64Number).
+ * limits, uint64Number, every progressive kind and compatible unions).
  *
  * Forks share unchanged containers (`minimal.altair.Fork` is the object
  * `minimal.phase0.Fork`): each schema object is fuzzed once, under the
  * first name it has, and answers to every other name as an alias.
  */
-import { SszType, bitlist, boolean, byteList, byteVector, container, list, uint8, uint16, uint64, uint64Number, union, vector } from '@ssztree/types';
+import {
+  SszType,
+  bitlist,
+  boolean,
+  byteList,
+  byteVector,
+  compatibleUnion,
+  container,
+  list,
+  progressiveBitlist,
+  progressiveByteList,
+  progressiveContainer,
+  progressiveList,
+  uint8,
+  uint16,
+  uint64,
+  uint64Number,
+  union,
+  vector,
+} from '@ssztree/types';
 import { FORKS, mainnet, minimal } from '@ssztree/types/consensus';
 import { genericTypes } from '../spec/genericTypes.js';
 
@@ -35,8 +54,35 @@ function extras(): Record<string, SszType<unknown>> {
     BoolList: list(boolean, 9),
     Uint64Number: uint64Number,
     ListUint64Number: list(uint64Number, 4),
+    ...progressiveExtras(Inner),
   };
   return all as unknown as Record<string, SszType<unknown>>;
+}
+
+/** Every progressive kind, alone and nested (the gloas shapes: lists of containers, byte lists in lists, bits in containers). */
+function progressiveExtras(Inner: SszType<unknown>): Record<string, SszType<unknown>> {
+  const Square = progressiveContainer({ side: uint16, color: uint8 }, [1, 0, 1], 'Square');
+  const Circle = progressiveContainer({ radius: uint16, color: uint8 }, [0, 1, 1], 'Circle');
+  const Sparse = progressiveContainer(
+    { a: uint64, bits: progressiveBitlist(), items: progressiveList(Inner), flag: boolean, tail: progressiveByteList() },
+    [1, 0, 1, 1, ...new Array<number>(100).fill(0), 1, ...new Array<number>(150).fill(0), 1],
+    'Sparse',
+  );
+  return {
+    ProgressiveUint8s: progressiveList(uint8),
+    ProgressiveUint64s: progressiveList(uint64),
+    ProgressiveBools: progressiveList(boolean),
+    ProgressiveInners: progressiveList(Inner),
+    ProgressiveRoots: progressiveList(byteVector(32)),
+    ProgressiveByteLists: progressiveList(progressiveByteList()),
+    ProgressiveBitList: progressiveBitlist(),
+    ProgressiveByteList: progressiveByteList(),
+    Square,
+    Sparse,
+    ListOfSparse: list(Sparse, 3),
+    Shape: compatibleUnion({ 1: Square, 2: Circle }),
+    CompatibleLists: compatibleUnion({ 3: progressiveList(uint8), 7: progressiveByteList() }),
+  };
 }
 
 let cached: Target[] | null = null;

@@ -2,11 +2,13 @@
  * Which fields of two values of one schema differ, found through their
  * merkle trees: a subtree whose root is the same in both is skipped whole,
  * so the cost follows the number of differences, not the size of the value.
- * Containers recurse into fields; lists and vectors descend their element
- * trees only where hashes differ, and report differing indices (the first
- * `limit` per sequence in detail, then a count). The element walk descends
- * by node ids (one hash compare per node) wherever both sides are branches,
- * and by gindex below wide leaves.
+ * Containers (progressive ones too) recurse into fields; lists and vectors
+ * descend their element trees only where hashes differ, and report
+ * differing indices (the first `limit` per sequence in detail, then a
+ * count). A binary sequence's elements sit under one subtree; a progressive
+ * list's under one subtree per spine node (1, 4, 16, … chunks), each walked
+ * the same way. The element walk descends by node ids (one hash compare per
+ * node) wherever both sides are branches, and by gindex below wide leaves.
  *
  * Values shown come from the trees too (only at differing leaves), so no
  * decoded copy of either input is needed.
@@ -20,6 +22,9 @@ import {
   ContainerType,
   ListBasicType,
   ListCompositeType,
+  ProgressiveContainerType,
+  ProgressiveListBasicType,
+  ProgressiveListCompositeType,
   VectorBasicType,
   VectorCompositeType,
   type PathSegment,
@@ -77,7 +82,16 @@ type Sequence =
   | ListCompositeType<unknown>
   | VectorCompositeType<unknown>
   | ListBasicType<unknown, ArrayLike<unknown>>
-  | VectorBasicType<unknown, ArrayLike<unknown>>;
+  | VectorBasicType<unknown, ArrayLike<unknown>>
+  | ProgressiveListCompositeType<unknown, SszType<unknown>>
+  | ProgressiveListBasicType<unknown, ArrayLike<unknown>>;
+
+/** Where a run of element positions sits: the subtree root's gindex, its depth, and its first position. */
+interface Segment {
+  readonly g: bigint;
+  readonly depth: number;
+  readonly first: number;
+}
 
 export class TreeDiff {
   readonly lines: string[] = [];
@@ -106,9 +120,9 @@ export class TreeDiff {
 
   private visit(type: SszType<unknown>, path: PathSegment[], g: bigint): void {
     if (this.same(g)) return;
-    if (type instanceof ContainerType) {
+    if (type instanceof ContainerType || type instanceof ProgressiveContainerType) {
       const fields = type.fields as Record<string, SszType<unknown>>;
-      if (isFlatRecord(type)) {
+      if (type instanceof ContainerType && isFlatRecord(type)) {
         // A small fixed-size record (a Validator): read whole and compared field by field. Its fields may have no
         // node of their own to read back (a compact record stores bytes; a pubkey chunk is only a root).
         const va = this.valueAt(this.a, type, g) as Record<string, unknown>;
@@ -124,7 +138,14 @@ export class TreeDiff {
       }
       return;
     }
-    if (type instanceof ListCompositeType || type instanceof VectorCompositeType || type instanceof ListBasicType || type instanceof VectorBasicType) {
+    if (
+      type instanceof ListCompositeType ||
+      type instanceof VectorCompositeType ||
+      type instanceof ListBasicType ||
+      type instanceof VectorBasicType ||
+      type instanceof ProgressiveListCompositeType ||
+      type instanceof ProgressiveListBasicType
+    ) {
       this.sequence(type as Sequence, path, g);
       return;
     }
@@ -132,7 +153,8 @@ export class TreeDiff {
   }
 
   private sequence(type: Sequence, path: PathSegment[], g: bigint): void {
-    const isList = type instanceof ListCompositeType || type instanceof ListBasicType;
+    const progressive = type instanceof ProgressiveListCompositeType || type instanceof ProgressiveListBasicType;
+    const isList = progressive || type instanceof ListCompositeType || type instanceof ListBasicType;
     let lenA: number;
     let lenB: number;
     if (isList) {
@@ -148,40 +170,50 @@ export class TreeDiff {
       this.lines.push(`${where}: length ${lenA} -> ${lenB} (${range} only in ${side})`);
     }
     if (n === 0) return;
-    // The element (or packed chunk) level: index 0's gindex sits `depth` levels below the contents root.
-    const contents = isList ? 2n * g : g;
-    const first = this.root.gindexOf([...path, 0]);
-    const depth = bitLength(first) - bitLength(contents);
     const elem = type.elementType as SszType<unknown>;
     const packed = elem instanceof BasicType;
     const size = packed ? (elem as BasicType<unknown, never>).byteLength : 0;
     const perChunk = packed ? 32 / size : 1;
     const positions = Math.ceil(n / perChunk);
+    const segments: Segment[] = [];
+    if (progressive) {
+      // Subtree k holds positions [(4^k − 1)/3, …) 2k levels below its root; the first element's gindex locates it.
+      for (let k = 0, first = 0; first < positions; first += 4 ** k, k++) {
+        segments.push({ g: this.root.gindexOf([...path, first * perChunk]) >> BigInt(2 * k), depth: 2 * k, first });
+      }
+    } else {
+      // The element (or packed chunk) level: index 0's gindex sits `depth` levels below the contents root.
+      const contents = isList ? 2n * g : g;
+      segments.push({ g: contents, depth: bitLength(this.root.gindexOf([...path, 0])) - bitLength(contents), first: 0 });
+    }
     let shown = 0;
     let more = 0;
-    this.walkNodes(contents, this.a.getNode(contents), this.b.getNode(contents), depth, 0, positions, (pos) => {
-      const leaf = (contents << BigInt(depth)) | BigInt(pos);
-      if (!packed) {
-        if (shown++ < this.limit) this.visit(elem, [...path, pos], leaf);
-        else more++;
-        return;
-      }
-      // Packed: the chunk differs; compare its elements' bytes.
-      const chunkA = this.a.getChunk(leaf);
-      const chunkB = this.b.getChunk(leaf);
-      const start = pos * perChunk;
-      for (let i = start; i < Math.min(n, start + perChunk); i++) {
-        const at = (i - start) * size;
-        const x = chunkA.subarray(at, at + size);
-        const y = chunkB.subarray(at, at + size);
-        if (sameBytes(x, y)) continue;
-        if (shown++ >= this.limit) {
-          more++;
-          continue;
+    for (const seg of segments) {
+      this.walkNodes(seg.g, this.a.getNode(seg.g), this.b.getNode(seg.g), seg.depth, 0, positions - seg.first, (rel) => {
+        const pos = seg.first + rel;
+        const leaf = (seg.g << BigInt(seg.depth)) | BigInt(rel);
+        if (!packed) {
+          if (shown++ < this.limit) this.visit(elem, [...path, pos], leaf);
+          else more++;
+          return;
         }
-        this.lines.push(`${formatPath([...path, i])}: ${show(elem, elem.deserialize(x))} -> ${show(elem, elem.deserialize(y))}`);
-      }
-    });
+        // Packed: the chunk differs; compare its elements' bytes.
+        const chunkA = this.a.getChunk(leaf);
+        const chunkB = this.b.getChunk(leaf);
+        const start = pos * perChunk;
+        for (let i = start; i < Math.min(n, start + perChunk); i++) {
+          const at = (i - start) * size;
+          const x = chunkA.subarray(at, at + size);
+          const y = chunkB.subarray(at, at + size);
+          if (sameBytes(x, y)) continue;
+          if (shown++ >= this.limit) {
+            more++;
+            continue;
+          }
+          this.lines.push(`${formatPath([...path, i])}: ${show(elem, elem.deserialize(x))} -> ${show(elem, elem.deserialize(y))}`);
+        }
+      });
+    }
     if (more > 0) this.lines.push(`${where}: ${more} more differing element${more === 1 ? '' : 's'} not shown (raise --limit)`);
   }
 

@@ -12,56 +12,56 @@
  * @module
  */
 import { SszError } from '@ssztree/types';
-import { FORKS, forkAt, isSlotCarrier, networkOf, slotOf, typesOf, SLOT_OFFSETS, type ForkName, type SlotCarrier } from '@ssztree/types/consensus';
+import { FORKS, SLOT_LAYOUTS, forkAt, isSlotCarrier, networkOf, slotOf, slotPrefixLength, typesOf, type ForkName, type Network, type SlotCarrier } from '@ssztree/types/consensus';
 import { CliError, UsageError, describeSszError } from './errors.js';
 import type { TypePicker } from './input.js';
 import { resolveType, type NamedType, type PresetName } from './registry.js';
 
-/** Where each kind's slot sits in its JSON form. */
-const JSON_SLOT: Record<SlotCarrier, readonly string[]> = {
-  BeaconState: ['slot'],
-  BeaconBlock: ['slot'],
-  BeaconBlockHeader: ['slot'],
-  SignedBeaconBlockHeader: ['message', 'slot'],
-  SignedBeaconBlock: ['message', 'slot'],
-  DataColumnSidecar: ['signed_block_header', 'message', 'slot'],
-};
+/** The value at `path` in `node`, or undefined. */
+function at(node: unknown, path: readonly string[]): unknown {
+  let v = node;
+  for (const key of path) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+  return v;
+}
 
-function jsonFork(json: unknown, kind: SlotCarrier, network: string, source: string): string {
+/** The fork of JSON input: a beacon API envelope's `version`, else the slot at the first of the kind's layouts' paths the value has. */
+function jsonFork(json: unknown, kind: SlotCarrier, network: Network, source: string): string {
   let node = json as Record<string, unknown> | null;
   if (typeof node === 'object' && node !== null && 'data' in node) {
     const version = node['version'];
     if (typeof version === 'string') return version;
     node = node['data'] as Record<string, unknown> | null;
   }
-  let v: unknown = node;
-  for (const key of JSON_SLOT[kind]) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : undefined;
+  const paths = SLOT_LAYOUTS[kind].map((l) => l.json);
+  const path = paths.find((p) => at(node, p) !== undefined) ?? (paths[0] as readonly string[]);
+  const v = at(node, path);
   if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'bigint') {
-    throw new CliError(`${source}: no ${JSON_SLOT[kind].join('.')} to pick the fork from; name the fork (e.g. fulu.${kind})`);
+    throw new CliError(`${source}: no ${paths.map((p) => p.join('.')).join(' or ')} to pick the fork from; name the fork (e.g. fulu.${kind})`);
   }
   try {
-    return forkAt(network as never, BigInt(v));
+    return forkAt(network, BigInt(v));
   } catch {
-    throw new CliError(`${source}: ${JSON_SLOT[kind].join('.')} "${String(v)}" is not a slot`);
+    throw new CliError(`${source}: ${path.join('.')} "${String(v)}" is not a slot`);
   }
 }
 
 /**
- * The picker for `kind` named without its fork on `network`'s schedule:
- * usage errors (a kind without a slot, another preset, an unknown network)
- * come before anything is read.
+ * The picker for `kind` named without its fork on `network`'s schedule (a
+ * name of `NETWORKS`, or a schedule of one's own): usage errors (a kind
+ * without a slot, another preset, an unknown network) come before anything
+ * is read.
  */
-export function forkPicker(kind: string, network: string, preset: PresetName): TypePicker {
+export function forkPicker(kind: string, network: string | Network, preset: PresetName): TypePicker {
   if (!isSlotCarrier(kind)) {
     // An unknown name fails with the registry's near matches; a known one says how to name it.
     if (!FORKS.some((f) => kind in typesOf(f))) resolveType(kind, preset);
-    const kinds = Object.keys(SLOT_OFFSETS).join(', ');
+    const kinds = Object.keys(SLOT_LAYOUTS).join(', ');
     throw new UsageError(`"${kind}" has no fork: name it as <fork>.${kind} (the fork is picked from the input only for ${kinds})`);
   }
   if (preset !== 'mainnet') throw new UsageError(`the networks run the mainnet preset: name the fork for --preset ${preset} (e.g. fulu.${kind})`);
-  let net: ReturnType<typeof networkOf>;
+  let net: Network;
   try {
-    net = networkOf(network);
+    net = typeof network === 'string' ? networkOf(network) : network;
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -76,7 +76,7 @@ export function forkPicker(kind: string, network: string, preset: PresetName): T
     fromSsz(read, _size, source, format) {
       let fork: string;
       try {
-        fork = forkAt(net, slotOf(kind, read(0, SLOT_OFFSETS[kind] + 8)));
+        fork = forkAt(net, slotOf(kind, read(0, slotPrefixLength(kind))));
       } catch (e) {
         if (e instanceof SszError) throw new CliError(describeSszError(e, source, format === 'ssz_snappy' ? ' of the decompressed SSZ' : ''));
         throw e;
@@ -84,7 +84,7 @@ export function forkPicker(kind: string, network: string, preset: PresetName): T
       return typed(fork, source);
     },
     fromJson(json, source) {
-      return typed(jsonFork(json, kind, net.name, source), source);
+      return typed(jsonFork(json, kind, net, source), source);
     },
   };
 }

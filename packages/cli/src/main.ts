@@ -34,10 +34,12 @@ export const HELP = `ssztree: SSZ consensus containers on the command line
   ssztree diff <Type> <a> <b> [--limit N]    differing field paths; exit 0 equal, 1 different
   ssztree types [fork]                       known types, e.g. electra.BeaconState
 
-  <Type> is <fork>.<Container> (phase0 … fulu), or BeaconState,
-  BeaconBlock, SignedBeaconBlock, BeaconBlockHeader, SignedBeaconBlockHeader
-  or DataColumnSidecar without the fork: it is picked from the input's slot
-  (or a beacon API envelope's version) on --network's schedule.
+  <Type> is <fork>.<Container> (phase0 … heze), or BeaconState,
+  BeaconBlock, SignedBeaconBlock, BeaconBlockHeader, SignedBeaconBlockHeader,
+  DataColumnSidecar, ExecutionPayloadBid, SignedExecutionPayloadBid,
+  PayloadAttestationMessage, InclusionList or SignedInclusionList without
+  the fork: it is picked from the input's slot (or a beacon API envelope's
+  version) on --network's schedule.
   <file> is .ssz, .ssz_snappy (framed or raw block snappy), .json or .yaml,
   or - for stdin.
 

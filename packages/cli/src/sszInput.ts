@@ -82,13 +82,13 @@ export function sszOf(src: InputSource, format: BinaryFormat): SszBytes {
   };
 }
 
-/** The bound of `type`'s encoded sizes that `size` breaks, or null. */
+/** The bound of `type`'s encoded sizes that `size` breaks, or null (the upper one is the type's byte bound: the spec's explicit bound where it gives one). */
 function sizeFault(type: NamedType, size: number): string | null {
-  const { fixedSize, minSize, maxSize } = type.type;
+  const { fixedSize, minSize, maxSize, byteBound } = type.type;
   const a = `${/^[aeiou]/i.test(type.name) ? 'an' : 'a'} ${type.name}`;
   if (fixedSize !== null) return size === fixedSize ? null : `${a} is always ${fixedSize} bytes`;
   if (size < minSize) return `${a} is at least ${minSize} bytes`;
-  if (size > maxSize) return `${a} is at most ${maxSize} bytes`;
+  if (size > byteBound) return `${a} is at most ${byteBound} bytes${byteBound < maxSize ? " (the spec's byte bound)" : ''}`;
   return null;
 }
 

@@ -294,7 +294,7 @@ describe('errors: one line, type path and byte offset, exit 2', () => {
       [['root', 'phase0.Fork', 'x', '--bogus'], /^ssztree: unknown option --bogus\nusage: /],
       [['root', 'phase0.Fork', 'x', '--snappy'], /^ssztree: root takes no --snappy\nusage: /],
       [['root', 'deneb.BeaconStat', 'x'], /^ssztree: unknown type "deneb.BeaconStat" .*did you mean deneb.BeaconState, /],
-      [['root', 'BeaconBlok', 'x'], /did you mean fulu.BeaconBlock, electra.BeaconBlock/],
+      [['root', 'BeaconBlok', 'x'], /did you mean heze.BeaconBlock, gloas.BeaconBlock, fulu.BeaconBlock, electra.BeaconBlock/],
       [['root', 'Checkpoint', 'x'], /^ssztree: "Checkpoint" has no fork: name it as <fork>.Checkpoint/],
       [['root', 'phase0.Fork', 'x', '--preset', 'goerli'], /^ssztree: unknown preset "goerli"/],
       [['root', 'phase0.Fork', join(tmp.dir, 'nope.ssz')], /^ssztree: cannot read .*nope\.ssz: no such file\n$/],

@@ -75,6 +75,12 @@ describe('wrong inputs of any size: one line, ≤ 300 MB above idle', () => {
     expectRefused(['decode', 'electra.BeaconState', path], /: offset 0 is not the fixed part's end \d+ \(BAD_OFFSET\) at BeaconState\.historical_roots, byte offset \d+\n$/);
   });
 
+  it('5 GiB of zeros as a BeaconState named without its fork: the fork is picked from the first bytes, then the same refusal', () => {
+    const path = sparse('zeros-5g-forkless.ssz', 5 * GiB);
+    // Slot 0 is phase0 on mainnet's schedule: the phase0 state's layout check refuses it without reading the file.
+    expectRefused(['root', 'BeaconState', path, '--network', 'mainnet'], /: offset 0 is not the fixed part's end \d+ \(BAD_OFFSET\) at BeaconState\.historical_roots, byte offset \d+\n$/);
+  });
+
   it('a state past 4 GiB whose layout fits: too large to hold, with the sizes', () => {
     const { path, size } = stateWithLayoutPast4GiB(tmp.dir, 'layout-4g.ssz');
     expect(size).toBeGreaterThan(2 ** 32);

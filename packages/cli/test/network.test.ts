@@ -2,11 +2,12 @@
  * Types named without their fork: every command picks the fork from the
  * input's slot (SSZ: at the fixed offset; JSON: the value's slot, or a
  * beacon API envelope's version) on `--network`'s schedule; and every
- * command works on fulu types.
+ * command works on fulu, gloas and heze types.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { toHex } from '@ssztree/types';
-import { mainnet } from '@ssztree/types/consensus';
+import { NETWORKS, mainnet } from '@ssztree/types/consensus';
+import { forkPicker } from '../src/forkPick.js';
 import { encodeFramed } from '../src/index.js';
 import { run, tempDir } from './helpers.js';
 
@@ -82,5 +83,99 @@ describe('every command on fulu types', () => {
     expect((await run(['diff', 'fulu.DataColumnSidecar', file, json])).code).toBe(0);
     const types = (await run(['types', 'fulu'])).out.split('\n');
     for (const n of ['fulu.DataColumnSidecar', 'fulu.MatrixEntry', 'fulu.Status', 'fulu.Metadata', 'fulu.LightClientUpdate', 'fulu.BeaconState']) expect(types).toContain(n);
+  });
+});
+
+describe('every command on gloas and heze types', () => {
+  const T = mainnet.gloas.BeaconState;
+  const v = T.defaultValue();
+  const gloasState = {
+    ...v,
+    slot: 12n,
+    balances: BigUint64Array.from([32n, 31n, 30n]),
+    builders: [{ ...mainnet.gloas.Builder.defaultValue(), balance: 7n, pubkey: new Uint8Array(48).fill(4) }],
+    latest_execution_payload_bid: { ...v.latest_execution_payload_bid, blob_kzg_commitments: [new Uint8Array(48).fill(1), new Uint8Array(48).fill(2)] },
+  };
+  const gloasBytes = T.serialize(gloasState);
+
+  it('root, decode, encode, proof and diff of a progressive gloas state', async () => {
+    const file = tmp.write('gloas.ssz', gloasBytes);
+    const root = toHex(T.hashTreeRoot(gloasState));
+    expect((await run(['root', 'gloas.BeaconState', file])).out.trim()).toBe(root);
+    const decoded = await run(['decode', 'gloas.BeaconState', file]);
+    expect(JSON.parse(decoded.out).builders[0].balance).toBe('7');
+    const json = tmp.write('gloas.json', decoded.out);
+    expect(toHex((await run(['encode', 'gloas.BeaconState', json])).bytes)).toBe(toHex(gloasBytes));
+    // A proof into a progressive list inside a progressive container, checked against the root.
+    const proof = await run(['proof', 'gloas.BeaconState', file, 'latest_execution_payload_bid.blob_kzg_commitments.1']);
+    expect(proof.code).toBe(0);
+    const p = JSON.parse(proof.out) as { root: string; gindices: string[] };
+    expect(p.root).toBe(`0x${root.replace(/^0x/, '')}`);
+    expect(p.gindices.map(BigInt)).toEqual([T.gindexOf(['latest_execution_payload_bid', 'blob_kzg_commitments', 1])]);
+    const other = tmp.write('gloas2.ssz', T.serialize({ ...gloasState, balances: BigUint64Array.from([32n, 31n, 29n]) }));
+    expect(await run(['diff', 'gloas.BeaconState', file, other])).toMatchObject({ code: 1, out: 'balances[2]: "30" -> "29"\n' });
+  });
+
+  it('diff walks progressive lists subtree by subtree: elements deep in the spine, packed values, lengths', async () => {
+    const validators = Array.from({ length: 90 }, (_, i) => ({ ...mainnet.gloas.Validator.defaultValue(), effective_balance: BigInt(i) }));
+    const balances = BigUint64Array.from({ length: 400 }, (_, i) => BigInt(i));
+    const a = { ...gloasState, validators, balances };
+    const changedValidators = validators.map((x, i) => (i === 3 || i === 30 || i === 88 ? { ...x, slashed: true } : x));
+    const changedBalances = balances.slice();
+    changedBalances[0] = 1000n;
+    changedBalances[100] = 1001n;
+    changedBalances[399] = 1002n;
+    const b = { ...a, validators: changedValidators, balances: changedBalances, builders: [] };
+    const fa = tmp.write('pa.ssz', T.serialize(a));
+    const fb = tmp.write('pb.ssz', T.serialize(b));
+    const r = await run(['diff', 'gloas.BeaconState', fa, fb]);
+    expect(r.code).toBe(1);
+    expect(r.out.split('\n').filter(Boolean)).toEqual([
+      'validators[3].slashed: false -> true',
+      'validators[30].slashed: false -> true',
+      'validators[88].slashed: false -> true',
+      'balances[0]: "0" -> "1000"',
+      'balances[100]: "100" -> "1001"',
+      'balances[399]: "399" -> "1002"',
+      'builders: length 1 -> 0 (element 0 only in a)',
+    ]);
+  });
+
+  it('heze inclusion lists and bids; types lists both forks', async () => {
+    const S = mainnet.heze.SignedInclusionList;
+    const il = { ...S.defaultValue(), message: { ...S.defaultValue().message, slot: 9n, transactions: [Uint8Array.of(1, 2, 3), new Uint8Array(0)] } };
+    const file = tmp.write('il.ssz', S.serialize(il));
+    expect((await run(['root', 'heze.SignedInclusionList', file])).out.trim()).toBe(toHex(S.hashTreeRoot(il)));
+    const json = JSON.parse((await run(['decode', 'heze.SignedInclusionList', file])).out);
+    expect(json.message.transactions).toEqual(['0x010203', '0x']);
+    // The bound is the spec's: one byte more is refused before it is read.
+    const big = tmp.write('il-big.ssz', new Uint8Array(mainnet.heze.SignedInclusionList.byteBound + 1));
+    expect((await run(['root', 'heze.SignedInclusionList', big])).err).toMatch(/a heze.SignedInclusionList is at most 8348 bytes \(the spec's byte bound\)/);
+    const types = (await run(['types', 'heze'])).out.split('\n');
+    for (const n of ['heze.InclusionList', 'heze.SignedExecutionPayloadBid', 'heze.BeaconState']) expect(types).toContain(n);
+    const gloasTypes = (await run(['types', 'gloas'])).out.split('\n');
+    for (const n of ['gloas.ExecutionPayloadEnvelope', 'gloas.PayloadAttestation', 'gloas.Builder', 'gloas.LightClientHeader']) expect(gloasTypes).toContain(n);
+  });
+
+  it('types named without their fork: on mainnet (gloas not scheduled) a gloas-era slot is fulu; where gloas is scheduled it is picked', async () => {
+    // Mainnet schedules no gloas: the slot says fulu, and the bytes are refused as a fulu state.
+    const file = tmp.write('gloas3.ssz', gloasBytes);
+    const r = await run(['root', 'BeaconState', file]);
+    expect(r.code).not.toBe(0);
+    // A schedule with gloas and heze (a devnet's): the picker reads the slot and names the fork.
+    const devnet = { ...NETWORKS.mainnet, forks: NETWORKS.mainnet.forks.map((f) => (f.fork === 'gloas' ? { ...f, epoch: 0 } : f.fork === 'heze' ? { ...f, epoch: 10 } : f)) };
+    const pick = forkPicker('BeaconState', devnet, 'mainnet');
+    const read = (bytes: Uint8Array) => (s: number, e: number) => bytes.subarray(s, e);
+    expect(pick.fromSsz(read(gloasBytes), gloasBytes.length, 'x', 'ssz').name).toBe('gloas.BeaconState');
+    const heze = mainnet.heze.BeaconState.serialize({ ...mainnet.heze.BeaconState.defaultValue(), slot: 10n * 32n });
+    expect(pick.fromSsz(read(heze), heze.length, 'x', 'ssz').name).toBe('heze.BeaconState');
+    expect(pick.fromJson({ slot: '320' }, 'x').name).toBe('heze.BeaconState');
+    // The sidecar's layout says where its slot is: the gloas one at 16.
+    const sidecar = mainnet.gloas.DataColumnSidecar.serialize({ ...mainnet.gloas.DataColumnSidecar.defaultValue(), slot: 400n });
+    expect(forkPicker('DataColumnSidecar', devnet, 'mainnet').fromSsz(read(sidecar), sidecar.length, 'x', 'ssz').name).toBe('heze.DataColumnSidecar');
+    expect(forkPicker('DataColumnSidecar', devnet, 'mainnet').fromJson({ slot: '5', index: '0' }, 'x').name).toBe('gloas.DataColumnSidecar');
+    const bid = mainnet.heze.SignedExecutionPayloadBid;
+    const bidBytes = bid.serialize({ ...bid.defaultValue(), message: { ...bid.defaultValue().message, slot: 330n } });
+    expect(forkPicker('SignedExecutionPayloadBid', devnet, 'mainnet').fromSsz(read(bidBytes), bidBytes.length, 'x', 'ssz').name).toBe('heze.SignedExecutionPayloadBid');
   });
 });

@@ -22,7 +22,7 @@ import { StoreCore } from './store/storeCore.js';
 import { collectLevel, copyLevelBytes, copyWide } from './read/bulk.js';
 import { buildPairTree, buildRecordTree, type RecordFill } from './build/recordTrees.js';
 import { layoutOf } from './nodes/recordLayouts.js';
-import { copyRecordBytes, createRecord, createRecordRows } from './wide/records.js';
+import { copyRecordBytes, createRecord, createRecordRows, recordOffset, recordPage } from './wide/records.js';
 import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide/wideLeaves.js';
 import { buildFromPages, type PageSource } from './build/pages.js';
 
@@ -165,6 +165,22 @@ export class NodeStore extends StoreCore {
       throw new CoreError('BAD_INPUT', `${layout.size} bytes do not fit at offset ${offset}`);
     }
     copyRecordBytes(this, id, out, offset);
+  }
+
+  /**
+   * Copies bytes [start, start + length) of a record's bytes (a half of a
+   * record pair: `start` = its base size for the second) into `out` at
+   * `offset`, in one native copy.
+   */
+  copyRecordRange(id: NodeId, start: number, length: number, out: Uint8Array, offset: number): void {
+    this.check(id);
+    const layout = layoutOf(id & 15);
+    if (layout === undefined) throw new CoreError('BAD_NODE', `node ${id} is not a record`);
+    if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || length < 0 || start + length > layout.size || !Number.isInteger(offset) || offset < 0 || offset + length > out.length) {
+      throw new CoreError('BAD_INPUT', `bytes ${start}..${start + length} of a ${layout.size}-byte record do not fit at offset ${offset}`);
+    }
+    const o = recordOffset(this, id) + start;
+    out.set(recordPage(this, id).subarray(o, o + length), offset);
   }
 
   /** A copy of a record's bytes. */

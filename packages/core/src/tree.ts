@@ -18,6 +18,7 @@ import { CoreError } from './errors.js';
 import { checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import type { NodeId } from './nodes/ids.js';
 import { type InPlaceWrite, setChunksAtDepth, setNodesAtDepth, setWidesAtDepth, takeChangedInPlace } from './write/batchWrite.js';
+import { setNodesAtPositions, takePositionsChangedInPlace } from './write/positionBatch.js';
 import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setNodeByBits, soleNodeAtDepth } from './write/navigate.js';
 import { defaultStore, type NodeStore } from './nodeStore.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './read/proofs.js';
@@ -121,6 +122,20 @@ export class Tree implements Disposable {
    */
   setNodesAtDepth(depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>, inPlace?: InPlaceWrite): boolean {
     return this.write(setNodesAtDepth(this.store, this.live.root, depth, indices, nodes, inPlace));
+  }
+
+  /**
+   * Writes nodes[j] at position (depths[j], indices[j]) for every j, in one
+   * walk: positions of any levels (up to 53), left to right, none inside
+   * another, reached through branches and zero subtrees (write/positionBatch.ts).
+   * With `inPlace`, as `setNodesAtDepth`; returns true when the root itself
+   * was rewritten in place.
+   */
+  setNodesAt(depths: ArrayLike<number>, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>, inPlace?: InPlaceWrite): boolean {
+    const next = setNodesAtPositions(this.store, this.live.root, depths, indices, nodes, inPlace);
+    const inPlaceChanged = takePositionsChangedInPlace();
+    this.replace(next);
+    return inPlaceChanged && next === this.#cell.root;
   }
 
   /**

@@ -146,6 +146,26 @@ describe('records', () => {
     expect(hex(t2.root)).toBe(hex(merkleize(model)));
   });
 
+  it('copy a range of their bytes (copyRecordRange), checked', () => {
+    const store = new NodeStore();
+    const bytes = recordBytes(5);
+    const id = store.record(KIND, bytes);
+    const out = new Uint8Array(200);
+    store.copyRecordRange(id, 48, 32, out, 10);
+    expect(hex(out.subarray(10, 42))).toBe(hex(bytes.subarray(48, 80)));
+    const code = (fn: () => void) => {
+      try {
+        fn();
+      } catch (e) {
+        return e instanceof CoreError ? e.code : String(e);
+      }
+      return 'none';
+    };
+    expect(code(() => store.copyRecordRange(id, 100, 30, out, 0))).toBe('BAD_INPUT');
+    expect(code(() => store.copyRecordRange(id, 0, 121, out, 100))).toBe('BAD_INPUT');
+    expect(code(() => store.copyRecordRange(store.leaf(chunkOf(1)), 0, 1, out, 0))).toBe('BAD_NODE');
+  });
+
   it('free their slots for reuse and report their bytes', () => {
     const store = new NodeStore();
     const n = 3000;

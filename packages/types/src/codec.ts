@@ -142,8 +142,12 @@ export abstract class SszCodec<V> {
 
   /** @internal Refuses input past the byte bound (variable-size types; fixed ones check their exact size). */
   protected _checkBound(bytes: Uint8Array): void {
-    if (this.fixedSize === null && (this._byteBound !== null || !this._limitBoundsSize) && bytes.length > this.byteBound) {
-      throw new SszError('BOUND_EXCEEDED', `${bytes.length} bytes exceed the bound of ${this.byteBound}`, this.byteBound);
+    this._checkBoundSize(bytes.length);
+  }
+  /** @internal `_checkBound` by size alone (what `checkLayout` knows of its input). */
+  protected _checkBoundSize(size: number): void {
+    if (this.fixedSize === null && (this._byteBound !== null || !this._limitBoundsSize) && size > this.byteBound) {
+      throw new SszError('BOUND_EXCEEDED', `${size} bytes exceed the bound of ${this.byteBound}`, this.byteBound);
     }
   }
 
@@ -329,6 +333,8 @@ export abstract class SszCodec<V> {
   checkLayout(size: number, read: ByteReader): void {
     try {
       if (!Number.isSafeInteger(size) || size < 0) throw new SszError('INVALID_VALUE', `checkLayout expects a size in bytes, got ${describeArg(size)}`);
+      // The same first check as `deserialize`, so both name the same fault.
+      this._checkBoundSize(size);
       this._checkLayout(read, 0, size);
     } catch (e) {
       throw withPath(e, this.typeName);

@@ -6,7 +6,7 @@
  */
 
 /** The forks with types here, oldest first (the keys of `ForkTypes`). */
-export const FORKS = ['phase0', 'altair', 'bellatrix', 'capella', 'deneb', 'electra', 'fulu'] as const;
+export const FORKS = ['phase0', 'altair', 'bellatrix', 'capella', 'deneb', 'electra', 'fulu', 'gloas', 'heze'] as const;
 export type ForkName = (typeof FORKS)[number];
 
 /** True when `name` is a fork with types here. */

@@ -1,6 +1,6 @@
 /**
  * `@ssztree/types/consensus`: the consensus types of phase0, altair,
- * bellatrix, capella, deneb, electra and fulu for the mainnet and minimal
+ * bellatrix, capella, deneb, electra, fulu, gloas and heze for the mainnet and minimal
  * presets, as the pinned consensus-specs version (`SPEC_VERSION`) defines
  * them: beacon-chain, p2p, light-client and validator containers and the
  * spec's named list and vector types, with the spec's snake_case field
@@ -10,16 +10,18 @@
  *
  *   import { mainnet, typesOf } from '@ssztree/types/consensus';
  *   mainnet.fulu.BeaconState.hashTreeRoot(state);
- *   typesOf('fulu', 'minimal').DataColumnSidecar.deserialize(bytes);
+ *   typesOf('gloas', 'minimal').SignedExecutionPayloadEnvelope.deserialize(bytes);
  * @module @ssztree/types/consensus
  */
-import { altairTypes } from './altair.js';
-import { bellatrixTypes } from './bellatrix.js';
-import { capellaTypes } from './capella.js';
-import { denebTypes } from './deneb.js';
-import { electraTypes } from './electra.js';
-import { fuluTypes } from './fulu.js';
-import { phase0Types } from './phase0.js';
+import { altairTypes, type AltairTypes } from './altair.js';
+import { bellatrixTypes, type BellatrixTypes } from './bellatrix.js';
+import { capellaTypes, type CapellaTypes } from './capella.js';
+import { denebTypes, type DenebTypes } from './deneb.js';
+import { electraTypes, type ElectraTypes } from './electra.js';
+import { fuluTypes, type FuluTypes } from './fulu.js';
+import { gloasTypes, type GloasTypes } from './gloas.js';
+import { hezeTypes, type HezeTypes } from './heze.js';
+import { phase0Types, type Phase0Types } from './phase0.js';
 import { FORKS, isForkName, type ForkName } from './forks.js';
 import { forkUpgradePlans, type ForkUpgradePlans as PlansOf, type UpgradeTarget } from './forkUpgrades.js';
 import { MAINNET, MINIMAL, type Preset, type PresetName } from './preset.js';
@@ -57,7 +59,7 @@ export {
   type NetworkName,
   type ScheduledFork,
 } from './schedule.js';
-export { SLOT_OFFSETS, forkOfBytes, isSlotCarrier, slotOf, type SlotCarrier } from './slot.js';
+export { SLOT_LAYOUTS, forkOfBytes, isSlotCarrier, slotOf, slotPrefixLength, type SlotCarrier, type SlotLayout } from './slot.js';
 export { planUpgrade, upgradeView, type FieldStep, type UpgradePlan } from './upgrade.js';
 export type { UpgradeTarget } from './forkUpgrades.js';
 export { FORKS, isForkName, type ForkName } from './forks.js';
@@ -69,9 +71,24 @@ export { capellaTypes, type CapellaTypes } from './capella.js';
 export { denebTypes, type DenebTypes } from './deneb.js';
 export { electraTypes, type ElectraTypes } from './electra.js';
 export { fuluTypes, type FuluTypes } from './fulu.js';
+export { gloasTypes, type GloasTypes } from './gloas.js';
+export { hezeTypes, type HezeTypes } from './heze.js';
+
+/** The types of every fork for one preset: `ForkTypes['fulu']['BeaconState']`, … */
+export interface ForkTypes {
+  readonly phase0: Phase0Types;
+  readonly altair: AltairTypes;
+  readonly bellatrix: BellatrixTypes;
+  readonly capella: CapellaTypes;
+  readonly deneb: DenebTypes;
+  readonly electra: ElectraTypes;
+  readonly fulu: FuluTypes;
+  readonly gloas: GloasTypes;
+  readonly heze: HezeTypes;
+}
 
 /** Every fork's types for one preset. */
-export function forkTypes(p: Preset) {
+export function forkTypes(p: Preset): ForkTypes {
   const phase0 = phase0Types(p);
   const altair = altairTypes(p, phase0);
   const bellatrix = bellatrixTypes(p, altair);
@@ -79,11 +96,10 @@ export function forkTypes(p: Preset) {
   const deneb = denebTypes(p, capella);
   const electra = electraTypes(p, deneb);
   const fulu = fuluTypes(p, electra);
-  return { phase0, altair, bellatrix, capella, deneb, electra, fulu };
+  const gloas = gloasTypes(p, fulu);
+  const heze = hezeTypes(p, gloas);
+  return { phase0, altair, bellatrix, capella, deneb, electra, fulu, gloas, heze };
 }
-
-/** The types of every fork for one preset: `ForkTypes['fulu']['BeaconState']`, … */
-export type ForkTypes = ReturnType<typeof forkTypes>;
 
 /** Every fork's types for the mainnet preset, e.g. `mainnet.fulu.BeaconState`. */
 export const mainnet: ForkTypes = /* @__PURE__ */ forkTypes(MAINNET);
@@ -92,9 +108,8 @@ export const minimal: ForkTypes = /* @__PURE__ */ forkTypes(MINIMAL);
 
 
 /**
- * The types of a fork by name: `typesOf('fulu', 'mainnet').BeaconState`. An
- * unknown name, or a fork without types here yet (gloas, heze), throws a
- * `RangeError` naming the known ones.
+ * The types of a fork by name: `typesOf('gloas', 'mainnet').BeaconState`. An
+ * unknown name throws a `RangeError` naming the known ones.
  */
 export function typesOf<F extends ForkName>(fork: F, preset: PresetName = 'mainnet'): ForkTypes[F] {
   if (!isForkName(fork)) throw new RangeError(`no types for fork "${String(fork)}" (known: ${FORKS.join(', ')})`);

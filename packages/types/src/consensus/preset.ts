@@ -78,4 +78,8 @@ export const P2P = Object.freeze({
   MAX_BLOBS_PER_BLOCK_ELECTRA: 9,
   /** `specs/phase0/p2p-interface.md`, the `ErrorMessage` byte limit. */
   MAX_ERROR_MESSAGE_LENGTH: 256,
+  /** `specs/gloas/p2p-interface.md`: payload envelopes per request. */
+  MAX_REQUEST_PAYLOADS: 2 ** 7,
+  /** `specs/heze/p2p-interface.md`: inclusion lists per request. */
+  MAX_REQUEST_INCLUSION_LIST: 2 ** 4,
 });

@@ -19,8 +19,12 @@ export const ColumnIndex = uint64;
 export const RowIndex = uint64;
 export const CellIndex = uint64;
 export const CustodyIndex = uint64;
+/** gloas: the index of a builder in the builder registry. */
+export const BuilderIndex = uint64;
 export const SubnetID = uint64;
 export const ParticipationFlags = uint8;
+/** gloas fork-choice.md: one of the PAYLOAD_STATUS_* values. */
+export const PayloadStatus = uint8;
 export const Uint256 = uint256;
 export const NodeID = uint256;
 export const Root = byteVector(32);

@@ -8,20 +8,23 @@
  * — not in consensus-specs, taken from `@lodestar/config` 1.48.0
  * (`chainConfig/networks/{sepolia,hoodi}`, which cite the eth-clients
  * network metadata); a test compares them with that package. All three
- * run the mainnet preset (32 slots an epoch).
+ * run the mainnet preset (32 slots an epoch). At the pin gloas and heze are
+ * scheduled on none of them: their epochs are null (`FAR_FUTURE_EPOCH` in
+ * the configs), and the testnets have no heze version yet (null: their
+ * configs in @lodestar/config only inherit mainnet's placeholder).
  * @module
  */
-import type { ForkName } from './forks.js';
+import { FORKS, type ForkName } from './forks.js';
 import { MAINNET } from './preset.js';
 
-/** Every fork a schedule names, oldest first (gloas and heze have no types here yet). */
-export const SCHEDULE_FORKS = ['phase0', 'altair', 'bellatrix', 'capella', 'deneb', 'electra', 'fulu', 'gloas', 'heze'] as const;
-export type ScheduledFork = (typeof SCHEDULE_FORKS)[number];
+/** Every fork a schedule names, oldest first: the forks with types (`FORKS`). */
+export const SCHEDULE_FORKS = FORKS;
+export type ScheduledFork = ForkName;
 
 export interface ForkActivation {
   readonly fork: ScheduledFork;
-  /** The fork version, 0x-hex. */
-  readonly version: string;
+  /** The fork version, 0x-hex; null when the network has none assigned yet. */
+  readonly version: string | null;
   /** The first epoch of the fork; null when not scheduled. */
   readonly epoch: number | null;
 }
@@ -38,7 +41,7 @@ export interface Network {
 export const NETWORK_NAMES = ['mainnet', 'sepolia', 'hoodi'] as const;
 export type NetworkName = (typeof NETWORK_NAMES)[number];
 
-function network(name: NetworkName, source: string, rows: readonly [ScheduledFork, string, number | null][]): Network {
+function network(name: NetworkName, source: string, rows: readonly [ScheduledFork, string | null, number | null][]): Network {
   const forks = rows.map(([fork, version, epoch]) => Object.freeze({ fork, version, epoch }));
   return Object.freeze({ name, preset: 'mainnet', source, forks: Object.freeze(forks) });
 }
@@ -64,6 +67,7 @@ export const NETWORKS: Readonly<Record<NetworkName, Network>> = Object.freeze({
     ['electra', '0x90000074', 222_464],
     ['fulu', '0x90000075', 272_640],
     ['gloas', '0x90000076', null],
+    ['heze', null, null],
   ]),
   hoodi: network('hoodi', '@lodestar/config 1.48.0 chainConfig/networks/hoodi', [
     ['phase0', '0x10000910', 0],
@@ -74,6 +78,7 @@ export const NETWORKS: Readonly<Record<NetworkName, Network>> = Object.freeze({
     ['electra', '0x60000910', 2048],
     ['fulu', '0x70000910', 50_688],
     ['gloas', '0x80000910', null],
+    ['heze', null, null],
   ]),
 });
 
@@ -101,7 +106,7 @@ export function forkAt(network: NetworkName | Network, slot: number | bigint): S
   return forkAtEpoch(network, s / BigInt(MAINNET.SLOTS_PER_EPOCH));
 }
 
-/** The scheduled forks that have types here (`typesOf` takes them). */
+/** True for every fork a schedule names: each has its types here (`typesOf` takes it). */
 export function hasTypes(fork: ScheduledFork): fork is ForkName {
-  return fork !== 'gloas' && fork !== 'heze';
+  return (FORKS as readonly string[]).includes(fork);
 }

@@ -17,29 +17,26 @@ import { padChunks } from './byteVector.js';
 import { SszType, type ByteReader } from '../type.js';
 import { LENGTH_STEP, packedStep, type PathSegment, type PathStep } from '../tree/proofs.js';
 
-export class BitlistType extends SszType<BitArray> {
-  readonly typeName: string;
+/**
+ * The value half every bitlist kind shares (`Bitlist[N]` here,
+ * `ProgressiveBitList` in progressiveBitlist.ts): the codec with its
+ * delimiter bit, the bit bound, defaults, equality, copies and JSON.
+ */
+export abstract class BitlistBase extends SszType<BitArray> {
   readonly fixedSize = null;
   readonly minSize = 1;
-  readonly maxSize: number;
   readonly isBasic = false;
-  private readonly chunkLimit: number;
+
+  constructor(
+    /** The most bits. */
+    readonly limit: number,
+    /** The bound as errors name it (`the limit of N`). */
+    private readonly phrase: string,
+  ) {
+    super();
+  }
 
   override readonly _limitBoundsSize = true;
-  constructor(readonly limit: number) {
-    super();
-    if (!Number.isSafeInteger(limit) || limit < 0) {
-      throw new SszError('INVALID_TYPE', `a bitlist needs a limit >= 0, got ${limit}`, -1, `Bitlist[${limit}]`);
-    }
-    this.typeName = `Bitlist[${limit}]`;
-    this.maxSize = Math.floor(limit / 8) + 1;
-    this.chunkLimit = Math.ceil(limit / 256);
-  }
-
-  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
-  _shapeKey(): string {
-    return `Bitlist[${this.limit}]`;
-  }
 
   _decode(data: Uint8Array, _dv: DataView, start: number, end: number): BitArray {
     return this.decodeBits(data.subarray(start, end), start);
@@ -49,13 +46,13 @@ export class BitlistType extends SszType<BitArray> {
     this.bitLength(end - start, end > start ? (read(end - 1, end)[0] as number) : 0, start);
   }
 
-  /** The bit count `size` bytes ending in `last` hold, or the error their delimiter or the limit raises. */
+  /** The bit count `size` bytes ending in `last` hold, or the error their delimiter or the bound raises. */
   private bitLength(size: number, last: number, start: number): number {
     if (size === 0) throw new SszError('BAD_BITS', 'a bitlist needs at least its delimiter byte', start);
     if (last === 0) throw new SszError('BAD_BITS', 'the last byte holds no delimiter bit', start + size - 1);
     const bitLen = 8 * (size - 1) + (31 - Math.clz32(last));
     if (bitLen > this.limit) {
-      throw new SszError('LIMIT_EXCEEDED', `${bitLen} bits exceed the limit of ${this.limit}`, start + size - 1);
+      throw new SszError('LIMIT_EXCEEDED', `${bitLen} bits exceed ${this.phrase}`, start + size - 1);
     }
     return bitLen;
   }
@@ -69,13 +66,21 @@ export class BitlistType extends SszType<BitArray> {
     return new BitArray(out, bitLen);
   }
 
-  private check(value: BitArray, offset: number): void {
+  /** @internal Validates a value (`offset` locates the error when encoding). */
+  _checkValue(value: BitArray, offset: number): void {
     checkBitArray(value, offset);
-    if (value.bitLen > this.limit) throw new SszError('LIMIT_EXCEEDED', `${value.bitLen} bits exceed the limit of ${this.limit}`, offset);
+    if (value.bitLen > this.limit) throw new SszError('LIMIT_EXCEEDED', `${value.bitLen} bits exceed ${this.phrase}`, offset);
+  }
+
+  /** @internal The length stored at `node` (checked against the bound) and the contents node. */
+  _lengthOf(store: NodeStore, node: NodeId): { length: number; contents: NodeId } {
+    const mixed = readMixed(store, node);
+    if (mixed.length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${mixed.length} bits exceed ${this.phrase}`);
+    return mixed;
   }
 
   _encode(value: BitArray, out: Uint8Array, _dv: DataView, offset: number): number {
-    this.check(value, offset);
+    this._checkValue(value, offset);
     const bitLen = value.bitLen;
     out.set(value.uint8Array, offset);
     const delimiterByte = offset + (bitLen >>> 3);
@@ -84,52 +89,35 @@ export class BitlistType extends SszType<BitArray> {
     return delimiterByte + 1;
   }
   _size(value: BitArray): number {
-    this.check(value, -1);
+    this._checkValue(value, -1);
     return (value.bitLen >>> 3) + 1;
   }
   override _treeSize(store: NodeStore, node: NodeId): number {
-    const { length } = readMixed(store, node);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} bits exceed the limit of ${this.limit}`);
-    return (length >>> 3) + 1;
+    return (this._lengthOf(store, node).length >>> 3) + 1;
   }
-  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, _dv: DataView, offset: number): number {
-    const { length, contents } = readMixed(store, node);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} bits exceed the limit of ${this.limit}`);
+  /** @internal Writes the bits of `contents` (whose first `length` bits are the value, read by `copyBits`) and the delimiter at out[offset]. */
+  protected _writeBits(length: number, copyBits: (bytes: number) => void, out: Uint8Array, offset: number): number {
     const bytes = Math.ceil(length / 8);
-    copyLevel(store, contents, depthForLimit(this.chunkLimit), bytes, out, offset);
+    copyBits(bytes);
     if (length % 8 !== 0) checkTopBits(out, offset + bytes - 1, length);
     // The delimiter bit: in the last data byte, or a byte of its own when the length is a multiple of 8.
     const delimiter = offset + (length >>> 3);
     out[delimiter] = (out[delimiter] as number) | (1 << length % 8);
     return delimiter + 1;
   }
-  _rootInto(value: BitArray, out: Uint8Array, offset: number): void {
-    this.check(value, -1);
-    const chunks = new Uint8Array(Math.ceil(value.uint8Array.length / 32) * 32);
-    chunks.set(value.uint8Array);
-    merkleizeInto(chunks, this.chunkLimit, out, offset);
-    mixInLengthInto(out, offset, value.bitLen);
-  }
-  override _pathStep(segment: PathSegment): PathStep {
-    if (segment === 'length') return LENGTH_STEP;
-    // Bit i lives in chunk i / 256 of the contents.
-    return packedStep(segment, this.limit, 256, depthForLimit(this.chunkLimit), true);
-  }
-  _toNode(value: BitArray, store: NodeStore): NodeId {
-    this.check(value, -1);
-    return store.withLength(store.fromChunks(padChunks(value.uint8Array), depthForLimit(this.chunkLimit)), value.bitLen);
-  }
-  _fromNode(store: NodeStore, node: NodeId): BitArray {
-    const { length, contents } = readMixed(store, node);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} bits exceed the limit of ${this.limit}`);
+  /** @internal The value of `length` bits read from `chunks` (zero padded past them, as the tree must be). */
+  protected _bitsOf(chunks: Uint8Array, length: number): BitArray {
     const bytes = Math.ceil(length / 8);
-    const chunks = readChunks(store, contents, depthForLimit(this.chunkLimit), Math.ceil(bytes / 32));
     checkPadding(chunks, bytes);
     const value = new BitArray(chunks.slice(0, bytes), length);
     if (length % 8 !== 0 && (value.uint8Array[bytes - 1] as number) >> (length % 8) !== 0) {
       throw new SszError('BAD_BITS', `bits above bit ${length} are set`);
     }
     return value;
+  }
+  override _pathStep(segment: PathSegment): PathStep {
+    if (segment === 'length') return LENGTH_STEP;
+    return super._pathStep(segment);
   }
   defaultValue(): BitArray {
     return BitArray.fromBitLen(0);
@@ -152,6 +140,53 @@ export class BitlistType extends SszType<BitArray> {
       if (e instanceof SszError && e.code !== 'INVALID_JSON') throw new SszError('INVALID_JSON', e.detail);
       throw e;
     }
+  }
+}
+
+export class BitlistType extends BitlistBase {
+  readonly typeName: string;
+  readonly maxSize: number;
+  private readonly chunkLimit: number;
+
+  constructor(limit: number) {
+    super(limit, `the limit of ${limit}`);
+    if (!Number.isSafeInteger(limit) || limit < 0) {
+      throw new SszError('INVALID_TYPE', `a bitlist needs a limit >= 0, got ${limit}`, -1, `Bitlist[${limit}]`);
+    }
+    this.typeName = `Bitlist[${limit}]`;
+    this.maxSize = Math.floor(limit / 8) + 1;
+    this.chunkLimit = Math.ceil(limit / 256);
+  }
+
+  override _pathStep(segment: PathSegment): PathStep {
+    if (segment === 'length') return LENGTH_STEP;
+    // Bit i lives in chunk i / 256 of the contents.
+    return packedStep(segment, this.limit, 256, depthForLimit(this.chunkLimit), true);
+  }
+
+  /** @internal The SSZ definition as a canonical key (`shape.ts`). */
+  _shapeKey(): string {
+    return `Bitlist[${this.limit}]`;
+  }
+
+  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, _dv: DataView, offset: number): number {
+    const { length, contents } = this._lengthOf(store, node);
+    return this._writeBits(length, (bytes) => copyLevel(store, contents, depthForLimit(this.chunkLimit), bytes, out, offset), out, offset);
+  }
+  _rootInto(value: BitArray, out: Uint8Array, offset: number): void {
+    this._checkValue(value, -1);
+    const chunks = new Uint8Array(Math.ceil(value.uint8Array.length / 32) * 32);
+    chunks.set(value.uint8Array);
+    merkleizeInto(chunks, this.chunkLimit, out, offset);
+    mixInLengthInto(out, offset, value.bitLen);
+  }
+  _toNode(value: BitArray, store: NodeStore): NodeId {
+    this._checkValue(value, -1);
+    return store.withLength(store.fromChunks(padChunks(value.uint8Array), depthForLimit(this.chunkLimit)), value.bitLen);
+  }
+  _fromNode(store: NodeStore, node: NodeId): BitArray {
+    const { length, contents } = this._lengthOf(store, node);
+    return this._bitsOf(readChunks(store, contents, depthForLimit(this.chunkLimit), Math.ceil(length / 256)), length);
   }
 }
 

@@ -164,6 +164,11 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return this.records === null ? null : this.records.treeFromBytes(data, start, count, depth, store);
   }
 
+  /** @internal The subtree of `depth` of copies of records already in the store, or null (`ContainerRecords.treeFromRecords`). */
+  _recordTreeFromRecords(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array, first: number, count: number, depth: number): NodeId | null {
+    return this.records === null ? null : this.records.treeFromRecords(store, nodes, halves, first, count, depth);
+  }
+
   override _toNodes(values: readonly ContainerValue<F>[], store: NodeStore): NodeId[] {
     return this.records === null ? super._toNodes(values, store) : this.records.fromValues(values, store);
   }
@@ -227,6 +232,11 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       this._checkFixed(start, end);
       return this._recordsFromBytes(data, start, 1, store, false)[0] as NodeId;
     }
+    return subtreeFromNodes(store, this._fieldNodesFromBytes(data, dv, start, end, store), this.depth);
+  }
+
+  /** @internal Each field's view subtree from the value serialized in `data[start, end)`, validated like `_decode`. */
+  _fieldNodesFromBytes(data: Uint8Array, dv: DataView, start: number, end: number, store: NodeStore): NodeId[] {
     const ranges = this.fieldRanges(dv, start, end);
     const nodes = new Array<NodeId>(this.infos.length);
     for (let i = 0; i < this.infos.length; i++) {
@@ -237,7 +247,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
         throw withPath(e, f.segment, ranges[2 * i] as number);
       }
     }
-    return subtreeFromNodes(store, nodes, this.depth);
+    return nodes;
   }
 
   /** @internal `count` record nodes straight from their serialization at `data[start]`, validated (`ContainerRecords.fromBytes`). */
@@ -264,6 +274,11 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
         throw e;
       }
     }
+    return subtreeFromNodes(store, this._fieldNodes(value, store), this.depth);
+  }
+
+  /** @internal Each field's subtree of `value` (errors carry the field's path). */
+  _fieldNodes(value: ContainerValue<F>, store: NodeStore): NodeId[] {
     if (typeof value !== 'object' || value === null) {
       throw new SszError('INVALID_VALUE', `expected an object, got ${value === null ? 'null' : typeof value}`);
     }
@@ -278,7 +293,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
         throw withPath(e, f.segment);
       }
     }
-    return subtreeFromNodes(store, nodes, this.depth);
+    return nodes;
   }
 
   _fromNode(store: NodeStore, node: NodeId): ContainerValue<F> {
@@ -304,7 +319,12 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
       }
       return out as ContainerValue<F>;
     }
-    const nodes = readNodes(store, node, this.depth, infos.length);
+    return this._valueOfFieldNodes(store, readNodes(store, node, this.depth, infos.length));
+  }
+
+  /** @internal The value whose fields' subtrees are `nodes` (errors carry the field's path). */
+  _valueOfFieldNodes(store: NodeStore, nodes: readonly NodeId[]): ContainerValue<F> {
+    const infos = this.infos;
     const out: Record<string, unknown> = {};
     for (let i = 0; i < infos.length; i++) {
       const f = infos[i] as FieldInfo;
@@ -319,8 +339,13 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
 
   override _treeSize(store: NodeStore, node: NodeId): number {
     if (this.fixedSize !== null) return this.fixedSize;
+    return this._fieldNodesSize(store, levelNodes(store, node, this.depth, this.infos.length));
+  }
+
+  /** @internal The serialized size of the value whose fields' subtrees are `nodes`. */
+  _fieldNodesSize(store: NodeStore, nodes: readonly NodeId[]): number {
+    if (this.fixedSize !== null) return this.fixedSize;
     const infos = this.infos;
-    const nodes = levelNodes(store, node, this.depth, infos.length);
     let size = this.fixedPartSize;
     for (let i = 0; i < infos.length; i++) {
       const f = infos[i] as FieldInfo;
@@ -336,8 +361,12 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
 
   override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
     if (this.records !== null && this.records.isRecord(store, node)) return this.records.write(store, [node], out, dv, offset, false);
+    return this._writeFieldNodes(store, levelNodes(store, node, this.depth, this.infos.length), out, dv, offset);
+  }
+
+  /** @internal Writes the serialization of the value whose fields' subtrees are `nodes` at out[offset]; returns the end. */
+  _writeFieldNodes(store: NodeStore, nodes: readonly NodeId[], out: Uint8Array, dv: DataView, offset: number): number {
     const infos = this.infos;
-    const nodes = levelNodes(store, node, this.depth, infos.length);
     // Fixed fields in place, variable ones appended in field order behind their offsets.
     let pos = offset + this.fixedPartSize;
     for (let i = 0; i < infos.length; i++) {

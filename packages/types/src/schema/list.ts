@@ -12,46 +12,32 @@ import { CompositeSequenceView } from '../view/composite.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
 import { SszError } from '../errors.js';
-import { expectArray, type Json } from '../json.js';
-import { MAX_REUSED_ROOTS, depthForLimit, growScratch, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';
-import { SszType, type AnyType, type ByteReader, type ValueOf } from '../type.js';
+import { depthForLimit, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';
+import { SszType, type AnyType, type ValueOf } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
-import { checkPadding, elementNodes, elementValues } from '../tree/elements.js';
-import { readChunks, readMixed, readNodes, subtreeFromNodes } from '../tree/nodes.js';
-import { BooleanType } from './boolean.js';
-import { checkBooleans, compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
-import { checkCompositeListLayout, compositesEqual, decodeCompositeList, encodeComposites, fixedElementCount, sizeComposites } from './sequence.js';
-import { fromJsonItems, jsonItem } from './vector.js';
+import { elementNodes, elementValues } from '../tree/elements.js';
+import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
+import { compositesTreeSize, copyLevel, levelNodes, recordLevelNodes, writeCompositeLevel } from '../tree/write.js';
+import { CompositeListBase, PackedListBase, type RecordTreeBuilder } from './listBase.js';
 import { shapeKey } from '../shape.js';
-
-/** Element types that can build a whole list's contents as compact records (ContainerType; null when they cannot). */
-interface RecordTreeBuilder<V> {
-  _recordTreeFromValues?(values: readonly V[], depth: number, store: NodeStore): NodeId | null;
-  _recordTreeFromBytes?(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null;
-}
 
 function checkLimit(limit: number, name: string): void {
   if (!Number.isSafeInteger(limit) || limit < 0) throw new SszError('INVALID_TYPE', `a list needs a limit >= 0, got ${limit}`, -1, name);
 }
 
 /** List of uints or booleans, packed into chunks. */
-export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
+export class ListBasicType<V, A extends BasicArray<V>> extends PackedListBase<V, A> {
   readonly typeName: string;
-  readonly fixedSize = null;
-  readonly minSize = 0;
   readonly maxSize: number;
-  readonly isBasic = false;
   private readonly chunkLimit: number;
   private readonly shape: PackedShape;
-  override readonly _viewsInput = false;
   override readonly _navigable = true;
-  override readonly _limitBoundsSize = true;
 
   constructor(
-    readonly elementType: BasicType<V, A>,
+    elementType: BasicType<V, A>,
     readonly limit: number,
   ) {
-    super();
+    super(elementType, { count: limit, phrase: `the limit of ${limit}` });
     this.typeName = `List[${elementType.typeName}, ${limit}]`;
     checkLimit(limit, this.typeName);
     this.maxSize = limit * elementType.byteLength;
@@ -64,55 +50,20 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     return `List[${shapeKey(this.elementType as SszType<unknown>)},${this.limit}]`;
   }
 
-  _decode(data: Uint8Array, dv: DataView, start: number, end: number): A {
-    const count = fixedElementCount(end - start, this.elementType.byteLength, start, end, this.limit);
-    return this.elementType._decodeArray(data, dv, start, count);
-  }
-  override _checkLayout(_read: ByteReader, start: number, end: number): void {
-    fixedElementCount(end - start, this.elementType.byteLength, start, end, this.limit);
-  }
-  private check(value: A, offset: number): void {
-    if (!this.elementType._isArray(value)) throw new SszError('INVALID_VALUE', `expected the ${this.elementType.typeName} array form`, offset);
-    if (value.length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${value.length} elements exceed the limit of ${this.limit}`, offset);
-  }
-  _encode(value: A, out: Uint8Array, dv: DataView, offset: number): number {
-    this.check(value, offset);
-    return this.elementType._encodeArray(value, out, dv, offset);
-  }
-  _size(value: A): number {
-    this.check(value, -1);
-    return value.length * this.elementType.byteLength;
-  }
   _rootInto(value: A, out: Uint8Array, offset: number): void {
-    this.check(value, -1);
+    this._checkValue(value, -1);
     merkleizeInto(this.elementType._pack(value), this.chunkLimit, out, offset);
     mixInLengthInto(out, offset, value.length);
   }
   _toNode(value: A, store: NodeStore): NodeId {
-    this.check(value, -1);
+    this._checkValue(value, -1);
     return store.withLength(store.fromChunks(this.elementType._pack(value), depthForLimit(this.chunkLimit)), value.length);
   }
-  _fromNode(store: NodeStore, node: NodeId): A {
-    const { length, contents } = readMixed(store, node);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
-    const bytes = length * this.elementType.byteLength;
-    const chunks = readChunks(store, contents, depthForLimit(this.chunkLimit), Math.ceil(bytes / 32));
-    checkPadding(chunks, bytes);
-    return this.elementType._decodeArray(chunks, new DataView(chunks.buffer), 0, length);
+  _readContents(store: NodeStore, contents: NodeId, count: number): Uint8Array {
+    return readChunks(store, contents, depthForLimit(this.chunkLimit), count);
   }
-  override _treeSize(store: NodeStore, node: NodeId): number {
-    const { length } = readMixed(store, node);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
-    return length * this.elementType.byteLength;
-  }
-  override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, _dv: DataView, offset: number): number {
-    const { length, contents } = readMixed(store, node);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
-    const bytes = length * this.elementType.byteLength;
-    // Leaves and wide-leaf pages are copied as they are: uints are little-endian in chunks and in the serialization.
+  _copyContents(store: NodeStore, contents: NodeId, bytes: number, out: Uint8Array, offset: number): void {
     copyLevel(store, contents, depthForLimit(this.chunkLimit), bytes, out, offset);
-    if (this.elementType instanceof BooleanType) checkBooleans(out, offset, bytes);
-    return offset + bytes;
   }
 
   override _pathStep(segment: PathSegment): PathStep {
@@ -120,13 +71,16 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
     return packedStep(segment, this.limit, 32 / this.elementType.byteLength, this.shape.chunkDepth, true);
   }
   override _viewNode(value: A, store: NodeStore): NodeId {
-    this.check(value, -1);
-    return store.withLength(packedContents(store, this.elementType._pack(value), this.shape), value.length);
+    this._checkValue(value, -1);
+    return this._viewNodeOfChunks(store, this.elementType._pack(value), value.length);
+  }
+  /** @internal The view subtree of `length` elements packed in `chunks` (pages of wide leaves, the length mixed in). */
+  _viewNodeOfChunks(store: NodeStore, chunks: Uint8Array, length: number): NodeId {
+    return store.withLength(packedContents(store, chunks, this.shape), length);
   }
   override _view(store: NodeStore, node: NodeId, tree?: Tree): PackedSequenceView<V, A> {
     const t = tree ?? new Tree(node, store);
-    const { length } = readMixed(store, t.rootNode);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    const { length } = this._lengthOf(store, t.rootNode);
     return new PackedSequenceView(this, t, this.elementType, this.limit, true, this.shape, length);
   }
   override toView(value: A, store: NodeStore = defaultStore): PackedSequenceView<V, A> {
@@ -138,51 +92,25 @@ export class ListBasicType<V, A extends BasicArray<V>> extends SszType<A> {
   override viewOf(tree: Tree): PackedSequenceView<V, A> {
     return super.viewOf(tree) as PackedSequenceView<V, A>;
   }
-  defaultValue(): A {
-    return this.elementType._newArray(0);
-  }
-  equals(a: A, b: A): boolean {
-    return this.elementType._arrayEquals(a, b);
-  }
-  clone(value: A): A {
-    return this.elementType._cloneArray(value);
-  }
-  _toJson(value: A): Json {
-    this.check(value, -1);
-    const out: Json[] = new Array<Json>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = this.elementType._toJson(value[i] as V);
-    return out;
-  }
-  _fromJson(json: unknown): A {
-    const items = expectArray(json);
-    if (items.length > this.limit) throw new SszError('INVALID_JSON', `${items.length} elements exceed the limit of ${this.limit}`);
-    return this.elementType._arrayFrom(fromJsonItems(this.elementType, items));
-  }
 }
 
 /** List of composites: a plain array of element values. */
 /** `ET` is the element schema's own type (type-level only: it types the element views). */
-export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
+export class ListCompositeType<V, ET = SszType<V>> extends CompositeListBase<V> {
   declare readonly _elementSchema?: ET;
   override readonly _navigable = true;
   readonly typeName: string;
-  readonly fixedSize = null;
-  readonly minSize = 0;
   readonly maxSize: number;
-  readonly isBasic = false;
-  override readonly _limitBoundsSize: boolean;
 
   constructor(
-    readonly elementType: SszType<V>,
+    elementType: SszType<V>,
     readonly limit: number,
   ) {
-    super();
+    super(elementType, { count: limit, phrase: `the limit of ${limit}` });
     this.typeName = `List[${elementType.typeName}, ${limit}]`;
     checkLimit(limit, this.typeName);
     const fixed = elementType.fixedSize;
     this.maxSize = fixed === null ? (4 + elementType.maxSize) * limit : fixed * limit;
-    // Fixed-size elements: the count comes from the size and is checked against the limit first.
-    this._limitBoundsSize = fixed !== null;
   }
 
   /** @internal The SSZ definition as a canonical key (`shape.ts`). */
@@ -190,33 +118,15 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     return `List[${shapeKey(this.elementType as SszType<unknown>)},${this.limit}]`;
   }
 
-  _decode(data: Uint8Array, dv: DataView, start: number, end: number): V[] {
-    return decodeCompositeList(this.elementType, data, dv, start, end, this.limit);
-  }
-  override _checkLayout(read: ByteReader, start: number, end: number): void {
-    checkCompositeListLayout(this.elementType as SszType<unknown>, read, start, end, this.limit);
-  }
-  private check(value: readonly V[], offset: number): void {
-    if (!Array.isArray(value)) throw new SszError('INVALID_VALUE', 'expected an array', offset);
-    if (value.length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${value.length} elements exceed the limit of ${this.limit}`, offset);
-  }
-  _encode(value: V[], out: Uint8Array, dv: DataView, offset: number): number {
-    this.check(value, offset);
-    return encodeComposites(this.elementType, value, out, dv, offset);
-  }
-  _size(value: V[]): number {
-    this.check(value, -1);
-    return sizeComposites(this.elementType, value);
-  }
   _rootInto(value: V[], out: Uint8Array, offset: number): void {
-    this.check(value, -1);
-    const roots = this.rootScratch(value.length);
+    this._checkValue(value, -1);
+    const roots = this._rootScratch(value.length);
     this.elementType._rootsInto(value, roots, 0);
     merkleizeInPlace(roots, value.length, this.limit, out, offset);
     mixInLengthInto(out, offset, value.length);
   }
   _toNode(value: V[], store: NodeStore): NodeId {
-    this.check(value, -1);
+    this._checkValue(value, -1);
     // Compact records (Validator): one bulk build of the contents, no id per element.
     const records = (this.elementType as RecordTreeBuilder<V>)._recordTreeFromValues?.(value, depthForLimit(this.limit), store) ?? null;
     if (records !== null) return store.withLength(records, value.length);
@@ -224,8 +134,7 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     return store.withLength(subtreeFromNodes(store, nodes, depthForLimit(this.limit)), value.length);
   }
   _fromNode(store: NodeStore, node: NodeId): V[] {
-    const { length, contents } = readMixed(store, node);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    const { length, contents } = this._lengthOf(store, node);
     const elem = this.elementType as SszType<V> & { _recordDepth?: number };
     if ((elem._recordDepth ?? 0) > 0 && elem.fixedSize !== null) {
       // Records (pairs among them): copied out as bytes in one walk, then decoded — no node made per element.
@@ -236,15 +145,30 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
     }
     return elementValues(this.elementType, store, readNodes(store, contents, depthForLimit(this.limit), length));
   }
+  /** @internal The `length` element nodes of the contents subtree (floating). */
+  _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return readNodes(store, contents, depthForLimit(this.limit), length);
+  }
+  /** @internal The `length` element nodes of the contents subtree, a record pair standing at both its positions (not floating). */
+  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
+    return recordLevelNodes(store, contents, depthForLimit(this.limit), length);
+  }
+  /** @internal The list node over copies of the records `nodes` (as `_pairedNodes` gives them), or null when the elements are not compact records. */
+  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null {
+    const tree = (this.elementType as RecordTreeBuilder<V>)._recordTreeFromRecords?.(store, nodes, halves, 0, nodes.length, depthForLimit(this.limit)) ?? null;
+    return tree === null ? null : store.withLength(tree, nodes.length);
+  }
+  /** @internal The list node over element nodes `nodes`: a subtree of the limit's depth, the length mixed in. */
+  _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId {
+    return store.withLength(subtreeFromNodes(store, nodes, depthForLimit(this.limit)), nodes.length);
+  }
   override _treeSize(store: NodeStore, node: NodeId): number {
-    const { length, contents } = readMixed(store, node);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    const { length, contents } = this._lengthOf(store, node);
     if (this.elementType.fixedSize !== null) return length * this.elementType.fixedSize;
     return compositesTreeSize(this.elementType as SszType<unknown>, store, levelNodes(store, contents, depthForLimit(this.limit), length));
   }
   override _writeTree(store: NodeStore, node: NodeId, out: Uint8Array, dv: DataView, offset: number): number {
-    const { length, contents } = readMixed(store, node);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    const { length, contents } = this._lengthOf(store, node);
     // One walk collects the element ids (no per-index descent, no floating ids: nothing is created while writing).
     return writeCompositeLevel(this.elementType as SszType<unknown>, store, contents, depthForLimit(this.limit), length, out, dv, offset);
   }
@@ -269,8 +193,7 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
   }
   override _view(store: NodeStore, node: NodeId, tree?: Tree): CompositeSequenceView<V, ET> {
     const t = tree ?? new Tree(node, store);
-    const { length } = readMixed(store, t.rootNode);
-    if (length > this.limit) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed the limit of ${this.limit}`);
+    const { length } = this._lengthOf(store, t.rootNode);
     return new CompositeSequenceView<V, ET>(this, t, this.elementType, this.limit, true, depthForLimit(this.limit), length);
   }
   override toView(value: V[], store: NodeStore = defaultStore): CompositeSequenceView<V, ET> {
@@ -281,32 +204,6 @@ export class ListCompositeType<V, ET = SszType<V>> extends SszType<V[]> {
   }
   override viewOf(tree: Tree): CompositeSequenceView<V, ET> {
     return super.viewOf(tree) as CompositeSequenceView<V, ET>;
-  }
-  /** Element roots, reused across calls (a type never contains itself, so no re-entry). */
-  private rootScratch(count: number): Uint8Array {
-    const size = 32 * (count + 1);
-    if (count > MAX_REUSED_ROOTS) return new Uint8Array(size);
-    return (this.scratch = growScratch(this.scratch, size));
-  }
-  private scratch: Uint8Array | null = null;
-
-  defaultValue(): V[] {
-    return [];
-  }
-  equals(a: V[], b: V[]): boolean {
-    return compositesEqual(this.elementType, a, b);
-  }
-  clone(value: V[]): V[] {
-    return value.map((v) => this.elementType.clone(v));
-  }
-  _toJson(value: V[]): Json {
-    this.check(value, -1);
-    return value.map((v, i) => jsonItem(() => this.elementType._toJson(v), i));
-  }
-  _fromJson(json: unknown): V[] {
-    const items = expectArray(json);
-    if (items.length > this.limit) throw new SszError('INVALID_JSON', `${items.length} elements exceed the limit of ${this.limit}`);
-    return fromJsonItems(this.elementType, items);
   }
 }
 

@@ -49,11 +49,14 @@ function decodeVariable<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, sta
   return out;
 }
 
-/** The element count `size` bytes of fixed-size elements hold, or the error a list of at most `limit` of them raises. */
-export function fixedElementCount(size: number, fixed: number, start: number, end: number, limit: number): number {
+/**
+ * The element count `size` bytes of fixed-size elements hold, or the error a
+ * list of at most `limit` of them raises (`bound` names that limit in errors).
+ */
+export function fixedElementCount(size: number, fixed: number, start: number, end: number, limit: number, bound = `the limit of ${limit}`): number {
   if (size % fixed !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${fixed}-byte elements`, end);
   const count = size / fixed;
-  if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${limit}`, start + limit * fixed);
+  if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed ${bound}`, start + limit * fixed);
   return count;
 }
 
@@ -62,10 +65,10 @@ export function fixedElementCount(size: number, fixed: number, start: number, en
  * against `limit` — from its size (fixed-size elements) or from its first
  * offset, read by `firstOffset` (variable-size elements).
  */
-function compositeListCount(elem: SszType<unknown>, start: number, end: number, limit: number, firstOffset: () => number): number {
+function compositeListCount(elem: SszType<unknown>, start: number, end: number, limit: number, bound: string, firstOffset: () => number): number {
   const size = end - start;
   const fixed = elem.fixedSize;
-  if (fixed !== null) return fixedElementCount(size, fixed, start, end, limit);
+  if (fixed !== null) return fixedElementCount(size, fixed, start, end, limit, bound);
   if (size === 0) return 0;
   if (size < 4) throw new SszError('SHORT_INPUT', `${size} bytes cannot hold the first offset`, end);
   const first = firstOffset();
@@ -73,7 +76,7 @@ function compositeListCount(elem: SszType<unknown>, start: number, end: number, 
     throw new SszError('BAD_OFFSET', `first offset ${first} is not a non-zero multiple of 4 within ${size} bytes`, start);
   }
   const count = first / 4;
-  if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${limit}`, start);
+  if (count > limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed ${bound}`, start);
   return count;
 }
 
@@ -93,9 +96,9 @@ function checkCompositeVector(elem: SszType<unknown>, start: number, end: number
   if (first !== 4 * length) throw new SszError('BAD_OFFSET', `first offset ${first} is not the offset table's end ${4 * length}`, start);
 }
 
-/** Decodes a list of composites in `[start, end)`, rejecting more than `limit` elements. */
-export function decodeCompositeList<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, end: number, limit: number): V[] {
-  const count = compositeListCount(elem as SszType<unknown>, start, end, limit, () => dv.getUint32(start, true));
+/** Decodes a list of composites in `[start, end)`, rejecting more than `limit` elements (`bound` names that limit in errors). */
+export function decodeCompositeList<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, end: number, limit: number, bound = `the limit of ${limit}`): V[] {
+  const count = compositeListCount(elem as SszType<unknown>, start, end, limit, bound, () => dv.getUint32(start, true));
   if (elem.fixedSize !== null) return decodeFixed(elem, data, dv, start, count, elem.fixedSize);
   return count === 0 ? [] : decodeVariable(elem, data, dv, start, end, count);
 }
@@ -114,8 +117,8 @@ function readOffset(read: ByteReader, at: number): number {
 }
 
 /** `checkLayout` of a list of composites: its element count (the first offset read when elements vary in size). */
-export function checkCompositeListLayout(elem: SszType<unknown>, read: ByteReader, start: number, end: number, limit: number): void {
-  compositeListCount(elem, start, end, limit, () => readOffset(read, start));
+export function checkCompositeListLayout(elem: SszType<unknown>, read: ByteReader, start: number, end: number, limit: number, bound = `the limit of ${limit}`): void {
+  compositeListCount(elem, start, end, limit, bound, () => readOffset(read, start));
 }
 
 /** `checkLayout` of a vector of composites: its size, or its first offset. */

@@ -28,10 +28,10 @@ export interface PathStep {
   readonly index: number;
   readonly next: PathType | null;
   /**
-   * Set when the step is an element index of a list of any kind (elements
-   * of a list, bits of a bitlist, bytes of a byte list): the index that
-   * `createProof` checks against the length stored in the proven tree. Only
-   * the schema bounds the step otherwise (`gindexOf` goes up to the limit).
+   * Set when the step is an element index of a list kind (elements, bits of
+   * a bitlist, bytes of a byte list) whose length is the right child of the
+   * node the step starts from: `createProof` checks the index against the
+   * length the proven tree stores. `gindexOf` is bounded by the schema only.
    */
   readonly element?: number;
 }

@@ -41,9 +41,18 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   readonly #pending = new Map<number, E>();
   /** Child views replaced since the last commit (a `set` over a cached child): disposed with the others at commit. */
   readonly #replacedViews: TreeView<E>[] = [];
+  /** See the constructor's `first`. */
+  readonly #first: number;
 
-  constructor(type: SszType<E[]>, tree: Tree, elem: SszType<E>, limit: number, isList: boolean, depth: number, length: number) {
+  /**
+   * `first` ≥ 0 makes the view one subtree of a progressive list
+   * (view/progressive.ts) whose element 0 is the list's element `first`: it
+   * has no length node, grows by `push` up to `limit` (the subtree's
+   * capacity), and errors name elements by their index in the list.
+   */
+  constructor(type: SszType<E[]>, tree: Tree, elem: SszType<E>, limit: number, isList: boolean, depth: number, length: number, first = -1) {
     super(type, tree);
+    this.#first = first;
     this.#elem = elem;
     this.#limit = limit;
     this.#isList = isList;
@@ -94,14 +103,14 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   /** Appends an element (lists only). */
   push(value: E | TreeView<E>): void {
     this._live();
-    if (!this.#isList) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
+    if (!this.#isList && this.#first < 0) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
     if (this.#length >= this.#limit) throw new SszError('LIMIT_EXCEEDED', `the list is full (${this.#limit})`, -1, this.type.typeName);
     this.#write(this.#length, value, true);
   }
 
   #write(i: number, value: E | TreeView<E>, grow = false): void {
     const elem = this.#elem;
-    const path = `${this.type.typeName}[${i}]`;
+    const path = `${this.type.typeName}[${this.#first < 0 ? i : this.#first + i}]`;
     if (this.#navigable) {
       let child: TreeView<E>;
       if (value instanceof TreeView) {
@@ -189,7 +198,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     // and each holds a handle on its version. Get them again after a commit.
     this._disposeChildren();
     if (this.#length !== this.#committedLength) {
-      this._tree.setChunk(3, lengthChunk(this.#length));
+      if (this.#isList) this._tree.setChunk(3, lengthChunk(this.#length));
       this.#committedLength = this.#length;
     }
   }
@@ -203,6 +212,6 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   }
 
   _respawn(tree: Tree): this {
-    return new CompositeSequenceView<E, ET>(this.type, tree, this.#elem, this.#limit, this.#isList, this.#depth, this.#committedLength) as this;
+    return new CompositeSequenceView<E, ET>(this.type, tree, this.#elem, this.#limit, this.#isList, this.#depth, this.#committedLength, this.#first) as this;
   }
 }

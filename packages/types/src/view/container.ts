@@ -77,6 +77,16 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     return this._depth === 0 ? this._tree.rootNode : this._tree.getNodeAtDepth(this._depth, i);
   }
 
+  /** @internal Field i's committed node if the path to it is held by single links only, else -1 (core `soleNodeAtDepth`). */
+  _soleNodeAt(i: number): NodeId {
+    return this._tree.soleNodeAtDepth(this._depth, i);
+  }
+
+  /** @internal Writes the fields `indices` (ascending) in one batch; true when the root was rewritten in place. */
+  _writeFields(indices: readonly number[], nodes: readonly NodeId[], touched: readonly boolean[]): boolean {
+    return this._tree.setNodesAtDepth(this._depth, indices, nodes, this._inPlaceWrite(touched));
+  }
+
   /** @internal Reads field i: a child view for navigable fields, else the value. */
   _get(i: number): unknown {
     this._live();
@@ -185,7 +195,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
         node = (fields[i] as FieldSlot).toNode(p, store);
       } else if (child !== undefined) {
         if (!child._dirty && this._bases[i] === child._tree.rootNode) continue;
-        if (owned && child._dirty) child._vouched = this._tree.soleNodeAtDepth(this._depth, i) === child._tree.rootNode;
+        if (owned && child._dirty) child._vouched = this._soleNodeAt(i) === child._tree.rootNode;
         try {
           child._commitNow();
         } finally {
@@ -221,7 +231,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
           // The one field is the root: rewritten in place, it is still this view's root, with new contents.
           this._changedInPlace = nodes[0] === this._tree.rootNode && touched[0] === true;
           this._tree.rootNode = nodes[0] as NodeId;
-        } else this._changedInPlace = this._tree.setNodesAtDepth(this._depth, indices, nodes, this._inPlaceWrite(touched));
+        } else this._changedInPlace = this._writeFields(indices, nodes, touched);
       }
       for (let i = 0; i < fields.length; i++) {
         const p = this._pending[i];
@@ -286,15 +296,16 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
 /** Names a view already uses; a field with one of these names would shadow it. */
 const RESERVED = new Set(['type', 'store', 'commit', 'rootNode', 'hashTreeRoot', 'toValue', 'serialize', 'clone', 'dispose', 'setField', 'memory', 'sharedWith', 'constructor']);
 
+/** A container view class: `ContainerViewBase` or a subclass of it that places fields elsewhere in the tree. */
+type ContainerViewClass<F extends Fields> = new (type: SszType<ContainerValue<F>>, tree: Tree, fields: readonly FieldSlot[], depth: number) => ContainerViewBase<F>;
+
 /**
- * The view class of one container type: a subclass of `ContainerViewBase`
- * with one getter/setter per field on its prototype (made once per type).
+ * The view class of one container type: a subclass of `base` (default
+ * `ContainerViewBase`) with one getter/setter per field on its prototype
+ * (made once per type).
  */
-export function containerViewClass<F extends Fields>(
-  fields: readonly FieldSlot[],
-  typeName: string,
-): new (type: SszType<ContainerValue<F>>, tree: Tree, fields: readonly FieldSlot[], depth: number) => ContainerViewBase<F> {
-  class View extends ContainerViewBase<F> {}
+export function containerViewClass<F extends Fields>(fields: readonly FieldSlot[], typeName: string, base: ContainerViewClass<F> = ContainerViewBase<F>): ContainerViewClass<F> {
+  class View extends base {}
   fields.forEach((f, i) => {
     if (RESERVED.has(f.name) || f.name.startsWith('_')) {
       throw new SszError('INVALID_TYPE', `field name ${f.name} collides with a view member`, -1, typeName);

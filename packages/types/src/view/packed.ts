@@ -110,8 +110,18 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /** The element being written, encoded (validation and the no-op check read it). */
   readonly #scratch = new DataView(new ArrayBuffer(32));
 
-  constructor(type: SszType<A>, tree: Tree, elem: BasicType<V, A>, limit: number, isList: boolean, shape: PackedShape, length: number) {
+  /** See the constructor's `segment`. */
+  readonly #segment: boolean;
+
+  /**
+   * `segment` makes the view one subtree of a progressive list
+   * (view/progressive.ts): no length node (`isList` false), and it grows by
+   * `push` up to `limit`, the subtree's capacity; `length` is how many of
+   * its elements the list holds.
+   */
+  constructor(type: SszType<A>, tree: Tree, elem: BasicType<V, A>, limit: number, isList: boolean, shape: PackedShape, length: number, segment = false) {
     super(type, tree);
+    this.#segment = segment;
     this.#elem = elem;
     this.#limit = limit;
     this.#isList = isList;
@@ -222,7 +232,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /** Appends an element (lists only). */
   push(value: V): void {
     this._live();
-    if (!this.#isList) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
+    if (!this.#isList && !this.#segment) throw new SszError('BAD_PATH', 'a vector has a fixed length', -1, this.type.typeName);
     if (this.#length >= this.#limit) throw new SszError('LIMIT_EXCEEDED', `the list is full (${this.#limit})`, -1, this.type.typeName);
     this.#encode(value);
     this.#length++;
@@ -445,7 +455,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       }
     }
     if (this.#length !== this.#committedLength) {
-      this._tree.setChunk(3, lengthChunk(this.#length));
+      if (this.#isList) this._tree.setChunk(3, lengthChunk(this.#length));
       this.#committedLength = this.#length;
     }
     this.#afterFlush();
@@ -532,7 +542,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   }
 
   _respawn(tree: Tree): this {
-    const view = new PackedSequenceView(this.type, tree, this.#elem, this.#limit, this.#isList, this.#shape, this.#committedLength) as this;
+    const view = new PackedSequenceView(this.type, tree, this.#elem, this.#limit, this.#isList, this.#shape, this.#committedLength, this.#segment) as this;
     const hint = this._inheritance();
     if (hint !== undefined) view._inherit(hint);
     return view;

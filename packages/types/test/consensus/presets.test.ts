@@ -98,7 +98,7 @@ describe('presets', () => {
   it('the p2p constants equal both configs at the pin', () => {
     for (const name of ['mainnet', 'minimal']) {
       const config = specYaml(`configs/${name}.yaml`);
-      for (const k of ['MAX_REQUEST_BLOCKS', 'MAX_REQUEST_BLOCKS_DENEB', 'ATTESTATION_SUBNET_COUNT', 'MAX_BLOBS_PER_BLOCK', 'MAX_BLOBS_PER_BLOCK_ELECTRA'] as const) {
+      for (const k of ['MAX_REQUEST_BLOCKS', 'MAX_REQUEST_BLOCKS_DENEB', 'ATTESTATION_SUBNET_COUNT', 'MAX_BLOBS_PER_BLOCK', 'MAX_BLOBS_PER_BLOCK_ELECTRA', 'MAX_REQUEST_PAYLOADS', 'MAX_REQUEST_INCLUSION_LIST'] as const) {
         expect(BigInt(P2P[k]), `${name} ${k}`).toBe(config[k]);
       }
     }

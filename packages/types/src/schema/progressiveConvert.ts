@@ -1,0 +1,118 @@
+/**
+ * Converting a list view between its binary and its progressive form —
+ * List[T, N] ↔ ProgressiveList[T], as a fork upgrade turns the state's
+ * lists — with the elements kept and only the new shape's inner nodes made
+ * and hashed (level by level, in batches, by the store's flush or the bulk
+ * builders):
+ *
+ * - composites stored as subtrees of their own (containers with lists,
+ *   byte lists, …): every element's subtree is shared by reference; only
+ *   the branches above the elements are new;
+ * - packed values (balances): the chunks are copied out in one bulk read
+ *   and cut into the other form's pages (subtree k of a progressive list
+ *   starts at chunk (4^k − 1)/3, never on an 8-chunk page boundary, so a
+ *   page cannot be shared); the pages' and the upper levels' branches are
+ *   hashed as they are built, the chunks themselves never;
+ * - fixed-size containers stored as compact records (Validator): each
+ *   record's bytes are copied, record to record, into the other form's
+ *   record trees. A record pair holds two neighbours (elements 2i, 2i + 1)
+ *   and only their joint root, while a progressive subtree starts at an odd
+ *   element, so no pair survives the change of shape: each element's record
+ *   is hashed again, in the batched record pass a build from bytes uses.
+ *   (Records stored as wide leaves of field roots are shared like any
+ *   element subtree.)
+ *
+ * Invariants: the result's root equals the root of the same value under the
+ * target schema; the source view is committed first and left as it was (a
+ * new version is made, the old one shared where it can be); every error is
+ * an `SszError` (`INVALID_VALUE` for a view of another element type or
+ * store, `LIMIT_EXCEEDED` for a binary limit below the length).
+ * @module
+ */
+import type { NodeId, NodeStore, Tree } from '@ssztree/core';
+import { SszError, withPath } from '../errors.js';
+import { sameShape } from '../shape.js';
+import { type SszType, TreeView } from '../type.js';
+import { treeError } from '../tree/nodes.js';
+
+/** What the conversion reads and builds of a packed list schema (PackedListBase and its subclasses). */
+interface PackedListKind extends SszType<unknown> {
+  readonly elementType: SszType<unknown> & { readonly byteLength: number };
+  _lengthOf(store: NodeStore, node: NodeId): { length: number; contents: NodeId };
+  _checkLength(length: number, offset: number): void;
+  _copyContents(store: NodeStore, contents: NodeId, bytes: number, out: Uint8Array, offset: number): void;
+  _viewNodeOfChunks(store: NodeStore, chunks: Uint8Array, length: number): NodeId;
+  _view(store: NodeStore, node: NodeId, tree?: Tree): TreeView<unknown>;
+}
+
+/** What the conversion reads and builds of a composite list schema (CompositeListBase and its subclasses). */
+interface CompositeListKind extends SszType<unknown> {
+  readonly elementType: SszType<unknown> & { _compactKind?(): number };
+  _lengthOf(store: NodeStore, node: NodeId): { length: number; contents: NodeId };
+  _checkLength(length: number, offset: number): void;
+  _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[];
+  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[];
+  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null;
+  _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId;
+  _view(store: NodeStore, node: NodeId, tree?: Tree): TreeView<unknown>;
+}
+
+/** The committed root of `view` after checking it is a view of `from`'s kind with `to`'s element type. */
+function sourceRoot(view: unknown, to: PackedListKind | CompositeListKind, isFrom: (t: SszType<unknown>) => boolean): { store: NodeStore; root: NodeId; from: SszType<unknown> } {
+  if (!(view instanceof TreeView)) throw new SszError('INVALID_VALUE', 'expected a list view to convert', -1, to.typeName);
+  const from = view.type as SszType<unknown>;
+  const elem = (from as Partial<{ elementType: SszType<unknown> }>).elementType;
+  if (!isFrom(from) || elem === undefined || !sameShape(elem, to.elementType)) {
+    throw new SszError('INVALID_VALUE', `expected a view of a list of ${to.elementType.typeName} in the other form, got a view of ${from.typeName}`, -1, to.typeName);
+  }
+  view._commitNow();
+  return { store: view.store, root: view._tree.rootNode, from };
+}
+
+/**
+ * The view of `to` holding the packed list that `view` (of the other form)
+ * holds: chunks copied out in one read, pages of `to`'s shape built and
+ * hashed from them.
+ */
+export function convertPacked(view: unknown, to: PackedListKind, isFrom: (t: SszType<unknown>) => boolean): TreeView<unknown> {
+  const { store, root, from } = sourceRoot(view, to, isFrom);
+  try {
+    const source = from as PackedListKind;
+    const { length, contents } = source._lengthOf(store, root);
+    to._checkLength(length, -1);
+    const bytes = length * to.elementType.byteLength;
+    const chunks = new Uint8Array(32 * Math.ceil(bytes / 32));
+    source._copyContents(store, contents, bytes, chunks, 0);
+    return to._view(store, to._viewNodeOfChunks(store, chunks, length));
+  } catch (e) {
+    throw withPath(treeError(e), to.typeName);
+  }
+}
+
+/**
+ * The view of `to` holding the composite list that `view` (of the other
+ * form) holds: element subtrees shared, or, for elements stored as records,
+ * compact records copied into `to`'s record trees.
+ */
+export function convertComposite(view: unknown, to: CompositeListKind, isFrom: (t: SszType<unknown>) => boolean): TreeView<unknown> {
+  const { store, root, from } = sourceRoot(view, to, isFrom);
+  try {
+    const source = from as CompositeListKind;
+    const { length, contents } = source._lengthOf(store, root);
+    to._checkLength(length, -1);
+    const elem = to.elementType;
+    if ((elem._compactKind?.() ?? -1) >= 0) {
+      // Compact records: copied record by record into the new shape's record trees (a pair stands at both
+      // its positions in the level; the second of two equal neighbours is the pair's second half).
+      const nodes = source._pairedNodes(store, contents, length);
+      const halves = new Uint8Array(length);
+      for (let i = 1; i < length; i++) halves[i] = nodes[i] === nodes[i - 1] && halves[i - 1] === 0 ? 1 : 0;
+      const tree = to._treeOfRecordNodes(store, nodes, halves);
+      if (tree !== null) return to._view(store, tree);
+    }
+    // Anything else, wide-leaf records among them: the element subtrees themselves.
+    return to._view(store, to._treeOfElementNodes(store, source._elementNodes(store, contents, length)));
+  } catch (e) {
+    throw withPath(treeError(e), to.typeName);
+  }
+}

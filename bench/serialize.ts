@@ -8,6 +8,9 @@
  *     old       T.serialize(view.toValue()) — what view.serialize() did before
  *     value     T.serialize(value) — the plain value, for scale
  *     peer      @chainsafe/ssz ViewDU serialize() of the same list
+ *     peer value    @chainsafe/ssz serialize() of the same list as a value
+ *     decode    T.deserialize(bytes) — bytes to a plain value
+ *     peer decode   @chainsafe/ssz deserialize() of the same bytes
  *     toValue   view.toValue()  (now: bytes out of the tree, then one decode)
  *     fromTree  T.fromTree(tree) — what view.toValue() did before (builds
  *               every object node by node)
@@ -99,12 +102,16 @@ const csValidator = new cs.ContainerNodeStructType(
 const csValidators = new cs.ListCompositeType(csValidator, LIMIT);
 const peerView = csValidators.deserializeToViewDU(vBytes);
 peerView.hashTreeRoot();
+const peerValues = csValidators.deserialize(vBytes);
 
 const rows: Record<string, () => Uint8Array | unknown> = {
   'validators: tree (view.serialize)': () => view.serialize(),
   'validators: old (serialize(fromTree))': () => Validators.serialize(Validators.fromTree(view.commit())),
   'validators: value (T.serialize)': () => Validators.serialize(validators),
   'validators: peer ViewDU.serialize': () => peerView.serialize(),
+  'validators: peer value serialize': () => csValidators.serialize(peerValues),
+  'validators: value deserialize': () => Validators.deserialize(vBytes),
+  'validators: peer value deserialize': () => csValidators.deserialize(vBytes),
   'validators: toValue (via bytes)': () => view.toValue(),
   'validators: fromTree': () => Validators.fromTree(view.commit()),
   'balances: tree (view.serialize)': () => bView.serialize(),
@@ -115,11 +122,12 @@ const rows: Record<string, () => Uint8Array | unknown> = {
 
 // Agreement before timing.
 const want = toHex(vBytes);
-for (const name of ['validators: tree (view.serialize)', 'validators: old (serialize(fromTree))', 'validators: value (T.serialize)', 'validators: peer ViewDU.serialize']) {
+for (const name of ['validators: tree (view.serialize)', 'validators: old (serialize(fromTree))', 'validators: value (T.serialize)', 'validators: peer ViewDU.serialize', 'validators: peer value serialize']) {
   if (toHex(rows[name]!() as Uint8Array) !== want) throw new Error(`${name} disagrees`);
 }
 if (!Validators.equals(rows['validators: fromTree']!() as V[], validators)) throw new Error('fromTree disagrees');
 if (!Validators.equals(view.toValue(), validators)) throw new Error('toValue disagrees');
+if (!Validators.equals(Validators.deserialize(vBytes), validators)) throw new Error('deserialize disagrees');
 if (!Balances.equals(bView.toValue(), balances)) throw new Error('balances toValue disagrees');
 if (toHex(bView.serialize()) !== toHex(bBytes)) throw new Error('balances disagree');
 
@@ -139,7 +147,8 @@ for (let r = 0; r < warmup + rounds; r++) {
 console.log(`rounds ${rounds} (warm-up ${warmup}), node ${process.version}, gc between samples: ${gc !== undefined}`);
 for (const name of names) {
   const s = summarize(samples[name]!);
-  console.log(`${name.padEnd(40)} median ${fmt(s.median)} ms  (${fmt(s.min)}–${fmt(s.max)})`);
+  const size = name.startsWith('validators') ? vBytes.length : bBytes.length;
+  console.log(`${name.padEnd(40)} median ${fmt(s.median)} ms  (${fmt(s.min)}–${fmt(s.max)})  ${fmt(size / s.median / 1e3, 0)} MB/s`);
 }
 const ratio = (a: string, b: string): string => {
   const p = pairedRatio(samples[a]!, samples[b]!);
@@ -148,6 +157,8 @@ const ratio = (a: string, b: string): string => {
 console.log(`old / tree:               ${ratio('validators: old (serialize(fromTree))', 'validators: tree (view.serialize)')}`);
 console.log(`tree / value:             ${ratio('validators: tree (view.serialize)', 'validators: value (T.serialize)')}`);
 console.log(`peer / tree:              ${ratio('validators: peer ViewDU.serialize', 'validators: tree (view.serialize)')}`);
+console.log(`peer value / value serialize: ${ratio('validators: peer value serialize', 'validators: value (T.serialize)')}`);
+console.log(`peer / ours value deserialize: ${ratio('validators: peer value deserialize', 'validators: value deserialize')}`);
 console.log(`fromTree / toValue:       ${ratio('validators: fromTree', 'validators: toValue (via bytes)')}`);
 console.log(`balances fromTree / toValue: ${ratio('balances: fromTree', 'balances: toValue (via bytes)')}`);
 console.log(`balances tree / value:    ${ratio('balances: tree (view.serialize)', 'balances: value (T.serialize)')}`);

@@ -8,12 +8,19 @@
  *   value       T.serialize(value) — the plain value, for scale
  *   toValue     view.toValue() — bytes out of the tree, then one decode
  *   fromTree    T.fromTree(tree) — what view.toValue() did before
+ *   decode      T.deserialize(bytes) — bytes to a plain value
+ *   peer tree / peer value / peer decode — the same on Lodestar's
+ *               `ssz.electra.BeaconState` (@chainsafe/ssz: ViewDU serialize,
+ *               value serialize, value deserialize)
  *
  * Bytes and values are checked equal before timing.
  *
- * Usage: node --max-old-space-size=12288 --expose-gc --conditions=source --import tsx \
+ * Usage: node --max-old-space-size=6144 --expose-gc --conditions=source --import tsx \
  *          bench/serializeState.ts [--validators 1048576] [--rounds 3]
  */
+import { setHasher } from '@chainsafe/persistent-merkle-tree';
+import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
+import { ssz } from '@lodestar/types';
 import { mainnet } from '@ssztree/types/consensus';
 import { generateState } from '../demo/state.js';
 import { fmt, pairedRatio, summarize } from './lib/stats.js';
@@ -32,6 +39,11 @@ const bytes = T.serialize(value);
 const view = T.deserializeToView(bytes);
 view.hashTreeRoot();
 const tree = view.commit();
+setHasher(hashtreeHasher);
+const P = ssz.electra.BeaconState;
+const peerValue = P.deserialize(bytes);
+const peerView = P.deserializeToViewDU(bytes);
+peerView.hashTreeRoot();
 
 const rows: Record<string, () => unknown> = {
   tree: () => view.serialize(),
@@ -39,9 +51,15 @@ const rows: Record<string, () => unknown> = {
   value: () => T.serialize(value),
   toValue: () => view.toValue(),
   fromTree: () => T.fromTree(tree),
+  decode: () => T.deserialize(bytes),
+  'peer tree': () => peerView.serialize(),
+  'peer value': () => P.serialize(peerValue),
+  'peer decode': () => P.deserialize(bytes),
 };
 if (Buffer.compare(view.serialize(), bytes) !== 0) throw new Error('tree bytes differ');
 if (!T.equals(view.toValue(), value)) throw new Error('toValue differs');
+if (!T.equals(T.deserialize(bytes), value)) throw new Error('deserialize differs');
+if (Buffer.compare(P.serialize(peerValue), bytes) !== 0 || Buffer.compare(peerView.serialize(), bytes) !== 0) throw new Error('peer bytes differ');
 
 const names = Object.keys(rows);
 const samples: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
@@ -57,10 +75,11 @@ for (let r = 0; r < rounds; r++) {
 console.log(`electra BeaconState, ${n} validators, ${(bytes.length / 2 ** 20).toFixed(1)} MiB; rounds ${rounds}, gc between samples: ${gc !== undefined}`);
 for (const name of names) {
   const s = summarize(samples[name]!);
-  console.log(`${name.padEnd(10)} median ${fmt(s.median, 0)} ms (${fmt(s.min, 0)}–${fmt(s.max, 0)})`);
+  console.log(`${name.padEnd(12)} median ${fmt(s.median, 0)} ms (${fmt(s.min, 0)}–${fmt(s.max, 0)})  ${fmt(bytes.length / s.median / 1e3, 0)} MB/s`);
 }
 const ratio = (a: string, b: string): string => {
   const p = pairedRatio(samples[a]!, samples[b]!);
   return `${fmt(p.median, 2)}× (${fmt(p.min, 2)}–${fmt(p.max, 2)})`;
 };
 console.log(`old / tree ${ratio('old', 'tree')}; tree / value ${ratio('tree', 'value')}; fromTree / toValue ${ratio('fromTree', 'toValue')}`);
+console.log(`peer / ours: view serialize ${ratio('peer tree', 'tree')}; value serialize ${ratio('peer value', 'value')}; value deserialize ${ratio('peer decode', 'decode')}`);

@@ -19,7 +19,8 @@ export interface RunRequest {
   readonly workloads: readonly string[];
 }
 
-type StepReply = { readonly kind: 'result'; readonly ms: readonly number[] } | { readonly kind: 'error'; readonly message: string };
+/** `out`: what each workload's run returned when it returned a string (a root to compare across sides), else ''. */
+type StepReply = { readonly kind: 'result'; readonly ms: readonly number[]; readonly out?: readonly string[] } | { readonly kind: 'error'; readonly message: string };
 
 export type RunReply = { readonly kind: 'result'; readonly ms: number } | { readonly kind: 'error'; readonly message: string };
 
@@ -63,20 +64,33 @@ export class RowProcess {
   }
 }
 
-/** The child side: answers run requests with the time of `operations[workload]`. */
-export function serveRow(operations: Readonly<Record<string, { prepare: () => void; run: () => void } | undefined>>): void {
+/** One workload of a row process: `prepare` runs untimed, then `run` is timed. */
+export interface RowOperation {
+  prepare: () => void;
+  run: () => void | string;
+}
+
+/**
+ * The child side: answers run requests with the time of `operations[workload]`
+ * (or of what `operations(workload)` returns: workloads named with a
+ * parameter, such as a block number).
+ */
+export function serveRow(operations: Readonly<Record<string, RowOperation | undefined>> | ((workload: string) => RowOperation | undefined)): void {
+  const find = typeof operations === 'function' ? operations : (w: string) => operations[w];
   process.on('message', (request: RunRequest) => {
     const times: number[] = [];
+    const out: string[] = [];
     try {
       for (const workload of request.workloads) {
-        const op = operations[workload];
+        const op = find(workload);
         if (op === undefined) throw new Error(`no workload ${workload}`);
         op.prepare();
         const start = performance.now();
-        op.run();
+        const result = op.run();
         times.push(performance.now() - start);
+        out.push(typeof result === 'string' ? result : '');
       }
-      process.send!({ kind: 'result', ms: times } satisfies StepReply);
+      process.send!({ kind: 'result', ms: times, out } satisfies StepReply);
     } catch (cause) {
       process.send!({ kind: 'error', message: cause instanceof Error ? cause.message : String(cause) } satisfies StepReply);
     }

@@ -29,9 +29,12 @@ describe('copyLevelBytes', () => {
         chunks.set(raw);
         const byteLen = chunks.length === 0 ? 0 : chunks.length - (cut % 32);
         for (const root of [store.fromChunks(chunks, depth), pages(store, chunks, depth, 3)]) {
-          const out = new Uint8Array(byteLen + 5);
+          // The output a window into a larger buffer (byteOffset 3): wide pages are copied natively into it.
+          const outer = new Uint8Array(byteLen + 12).fill(0xee);
+          const out = outer.subarray(3, byteLen + 8);
           const clean = store.copyLevelBytes(root, depth, byteLen, out, 5);
           expect(out.subarray(5)).toEqual(chunks.subarray(0, byteLen));
+          expect([...outer.subarray(0, 3), ...outer.subarray(byteLen + 8)]).toEqual(new Array(7).fill(0xee));
           expect(clean).toBe(chunks.subarray(byteLen).every((b) => b === 0));
         }
       }),

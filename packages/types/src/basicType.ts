@@ -16,6 +16,10 @@ import { copyLevel } from './tree/write.js';
 import { SszType } from './type.js';
 
 const checkScratch = new Uint8Array(32);
+const checkView = new DataView(checkScratch.buffer);
+/** Scratch of the generic `_put`: one element encoded, then compared with the bytes in place. */
+const putScratch = new Uint8Array(32);
+const putView = new DataView(putScratch.buffer);
 
 /** A schema of uints or boolean: several values pack into one chunk. */
 export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
@@ -33,6 +37,34 @@ export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
   abstract _read(dv: DataView, offset: number): V;
   /** @internal Validates and writes one value at `offset`. */
   abstract _write(dv: DataView, offset: number, value: V): void;
+
+  /**
+   * @internal A packed view's store of one element at byte `offset` of
+   * `bytes` (`words`: the same memory as int32, `offset` aligned to the
+   * element size): 1 when the bytes changed, 0 when they were already
+   * these (nothing written), -1 when `value` is not valid (nothing written;
+   * the caller then reports the error through `_write`). The common uint
+   * types override it with a few typed-array operations; this generic form
+   * encodes into a scratch first.
+   */
+  _put(bytes: Uint8Array, _words: Int32Array, offset: number, value: V): number {
+    try {
+      this._write(putView, 0, value);
+    } catch {
+      return -1;
+    }
+    const n = this.byteLength;
+    let k = 0;
+    while (k < n && bytes[offset + k] === putScratch[k]) k++;
+    if (k === n) return 0;
+    for (; k < n; k++) bytes[offset + k] = putScratch[k]!;
+    return 1;
+  }
+
+  /** @internal Reads one element at `offset` as `_read` does (`bytes` and `dv` over the same memory); overridden where a typed-array load is faster. */
+  _peek(_bytes: Uint8Array, dv: DataView, offset: number): V {
+    return this._read(dv, offset);
+  }
 
   /** @internal A packed sequence of `n` default values. */
   abstract _newArray(n: number): A;
@@ -89,7 +121,7 @@ export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
   }
   override _check(value: V): void {
     try {
-      this._rootInto(value, checkScratch, 0);
+      this._write(checkView, 0, value);
     } catch (e) {
       throw withPath(e, this.typeName);
     }

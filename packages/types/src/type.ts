@@ -231,6 +231,19 @@ export abstract class TreeView<V> {
   /** @internal A view of the same kind over another version (no pending writes). */
   abstract _respawn(tree: Tree): this;
 
+  /**
+   * @internal What a view of the same committed root may reuse instead of
+   * finding it again (a packed view's page table), taken by a parent's
+   * `clone()` for the clone's child view; undefined when nothing is worth
+   * handing on. A snapshot: later writes of this view do not change it.
+   */
+  _inheritance(): unknown {
+    return undefined;
+  }
+
+  /** @internal Takes another view's `_inheritance()`, which it checks is of this view's root. */
+  _inherit(_from: unknown): void {}
+
   /** Applies every pending write in one batched pass and returns the new version (a new handle; the view keeps its own). */
   commit(): Tree {
     this._commitNow();

@@ -70,6 +70,34 @@ export class UintNumberType<A extends UintTypedArray> extends BasicType<number, 
     else dv.setUint32(offset, value, true);
   }
 
+  /** @internal One element stored with typed-array operations (little-endian hosts; the generic form elsewhere). */
+  override _put(bytes: Uint8Array, words: Int32Array, offset: number, value: number): number {
+    if (!LITTLE_ENDIAN) return super._put(bytes, words, offset, value);
+    const n = this.byteLength;
+    if (n === 1) {
+      if (typeof value !== 'number' || (value & 0xff) !== value) return -1;
+      if (bytes[offset] === value) return 0;
+      bytes[offset] = value;
+      return 1;
+    }
+    if (n === 4) {
+      if (typeof value !== 'number' || value >>> 0 !== value) return -1;
+      const w = offset >>> 2;
+      if (words[w] === (value | 0)) return 0;
+      words[w] = value;
+      return 1;
+    }
+    if (typeof value !== 'number' || (value & 0xffff) !== value) return -1;
+    if (bytes[offset] === (value & 0xff) && bytes[offset + 1] === value >>> 8) return 0;
+    bytes[offset] = value;
+    bytes[offset + 1] = value >>> 8;
+    return 1;
+  }
+
+  override _peek(bytes: Uint8Array, dv: DataView, offset: number): number {
+    return this.byteLength === 1 ? bytes[offset]! : this._read(dv, offset);
+  }
+
   _newArray(n: number): A {
     return new this.Ctor(n);
   }
@@ -117,6 +145,8 @@ export class UintNumberType<A extends UintTypedArray> extends BasicType<number, 
 }
 
 const MAX64 = (1n << 64n) - 1n;
+const u64Scratch = new BigUint64Array(1);
+const u64Words = new Int32Array(u64Scratch.buffer);
 
 /** uint64 as bigint; sequences as BigUint64Array. */
 export class Uint64Type extends BasicType<bigint, BigUint64Array> {
@@ -136,6 +166,19 @@ export class Uint64Type extends BasicType<bigint, BigUint64Array> {
       throw new SszError('INVALID_VALUE', `${String(value)} is not a uint64 bigint`, offset);
     }
     dv.setBigUint64(offset, value, true);
+  }
+  /** @internal One element stored as two int32 words (the bigint converted once, into a scratch; no BigInt is read back). */
+  override _put(bytes: Uint8Array, words: Int32Array, offset: number, value: bigint): number {
+    if (!LITTLE_ENDIAN) return super._put(bytes, words, offset, value);
+    if (typeof value !== 'bigint' || value < 0n || value > MAX64) return -1;
+    u64Scratch[0] = value;
+    const lo = u64Words[0]!;
+    const hi = u64Words[1]!;
+    const w = offset >>> 2;
+    if (words[w] === lo && words[w + 1] === hi) return 0;
+    words[w] = lo;
+    words[w + 1] = hi;
+    return 1;
   }
   _newArray(n: number): BigUint64Array {
     return new BigUint64Array(n);

@@ -58,6 +58,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** @internal Fields replaced wholesale (their new node may equal the old one). */ _replaced: boolean[];
   /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ _bases: NodeId[];
   /** @internal Child views replaced by a field write since the last commit: disposed at the commit (nothing else would). */ _retired: TreeView<unknown>[] = [];
+  /** @internal Per navigable field: what the child view of the version this view was cloned from hands on (`_inheritance`), taken when the child is made. */ _hints: unknown[] | null = null;
 
   constructor(type: SszType<ContainerValue<F>>, tree: Tree, fields: readonly FieldSlot[], depth: number) {
     super(type, tree);
@@ -95,6 +96,11 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       if (child === undefined) {
         const node = this._nodeAt(i);
         child = f.type._view(this._tree.store, node);
+        const hint = this._hints?.[i];
+        if (hint !== undefined) {
+          this._hints![i] = undefined;
+          child._inherit(hint);
+        }
         child._notify = () => this._markDirty();
         this._children[i] = child;
         this._bases[i] = node;
@@ -138,6 +144,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
         child = f.type.toView(value, this._tree.store);
       }
       child._notify = () => this._markDirty();
+      if (this._hints !== null) this._hints[i] = undefined;
       const old = this._children[i];
       if (old !== undefined && old !== child) this._retired.push(old);
       this._children[i] = child;
@@ -274,7 +281,15 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   }
 
   _respawn(tree: Tree): this {
-    return (this.type as ContainerSchema<F>)._view(tree.store, tree.rootNode, tree) as unknown as this;
+    const view = (this.type as ContainerSchema<F>)._view(tree.store, tree.rootNode, tree) as unknown as this;
+    // A clone's child views start from what this view's children found (a packed list's page table):
+    // valid while the clone's field keeps the same root, which the child checks when it takes it.
+    for (let i = 0; i < this._children.length; i++) {
+      const child = this._children[i];
+      const hint = child === undefined || child._dirty ? undefined : child._inheritance();
+      if (hint !== undefined) (view._hints ??= new Array<unknown>(this._children.length).fill(undefined))[i] = hint;
+    }
+    return view;
   }
 }
 

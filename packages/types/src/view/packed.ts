@@ -19,6 +19,7 @@ import { indexOutside, SszError } from '../errors.js';
 import { readChunks } from '../tree/nodes.js';
 import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
+import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
 import { fillTable, type PackedShape, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
 
 /**
@@ -30,18 +31,25 @@ const BULK_MIN_PAGES = 64;
 const BULK_NUMERATOR = 3;
 const BULK_DENOMINATOR = 4;
 
-/** Slabs larger than this are not kept by a view between commits (one spare is kept process-wide, below). */
-const SLAB_KEEP_BYTES = 1 << 20;
 
 /**
- * The last large slab a view let go of, with its `orig` twin, for the next
- * view that grows past SLAB_KEEP_BYTES: an epoch dirties every page of
- * the balances (8 MiB at 2^20), and growing a fresh slab and twin by
- * doubling each time allocated ~32 MiB of new ArrayBuffers per epoch, whose
- * external-memory pressure set off full GCs during the next commits. One
- * spare bounds what is retained to one epoch's pages per process, not per view.
+ * A write to a list or vector of LOAD_ALL_MIN_PAGES pages or more that finds
+ * at least 1/LOAD_ALL_DENOMINATOR of them dirty loads the rest at once
+ * (`#loadAllPages`). A block's 1024 balances dirty 1/32 of 2^15 pages and
+ * stay below it; its participation flags reach it after ~550 of 2^15 writes.
  */
-let spare: { slab: Uint8Array; orig: Int32Array } | null = null;
+const LOAD_ALL_MIN_PAGES = 256;
+const LOAD_ALL_MIN_DIRTY = 32;
+const LOAD_ALL_DENOMINATOR = 8;
+
+/** A page table handed to the view of a clone (`_inheritance`). */
+interface PageTableHint {
+  readonly root: NodeId;
+  readonly table: Int32Array;
+}
+
+/** The dirty-page table of a view not written yet. */
+const NO_PAGES = new Int32Array(0);
 
 export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> {
   readonly #elem: BasicType<V, A>;
@@ -55,16 +63,25 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   readonly #pageLevel: number;
   #length: number;
   #committedLength: number;
-  /** Dirty pages: page index → byte offset of its copy in the slab. */
-  readonly #dirty = new Map<number, number>();
+  /**
+   * Dirty pages: slab byte offset + 1 of each dirty page's copy, by page
+   * index (0: clean). Allocated at the first write, for the pages of the
+   * length then (grown as a list pushes); cleared entry by entry at flush.
+   * A typed array, so `set` finds a dirty page with one load (a Map lookup
+   * cost ~20 ns of a participation flag's ~100 ns, measured).
+   */
+  #dirtyAt1: Int32Array = NO_PAGES;
+  /** Dirty pages counted. */
+  #dirtyCount = 0;
+  /** log2 of elements per page, of bytes per element; elements per page - 1 (both sizes are powers of two). */
+  readonly #pageShift: number;
+  readonly #elemShift: number;
+  readonly #pageMask: number;
   /** The dirty pages in the order they were first written, and their slab offsets (commit reads these, not the map). */
   readonly #order: number[] = [];
   readonly #orderAt: number[] = [];
   /** Slab byte offset of each dirty page's first write: commit looks there first for a changed byte. */
   readonly #orderFirst: number[] = [];
-  /** The last dirty page written (sequential writes skip the map lookup). */
-  #lastPage = -1;
-  #lastAt = 0;
   /** Working copies of the dirty pages, back to back; `#orig` holds each one's committed bytes at the same offset. */
   #slab: Uint8Array;
   #dv: DataView;
@@ -92,7 +109,6 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   readonly #readWords: Int32Array;
   /** The element being written, encoded (validation and the no-op check read it). */
   readonly #scratch = new DataView(new ArrayBuffer(32));
-  readonly #scratchBytes = new Uint8Array(this.#scratch.buffer);
 
   /** See the constructor's `segment`. */
   readonly #segment: boolean;
@@ -112,6 +128,9 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#shape = shape;
     this.#pageBytes = 32 << shape.pageDepth;
     this.#perPage = this.#pageBytes / elem.byteLength;
+    this.#pageShift = Math.log2(this.#perPage);
+    this.#elemShift = Math.log2(elem.byteLength);
+    this.#pageMask = this.#perPage - 1;
     this.#pageLevel = shape.offsetDepth + shape.chunkDepth - shape.pageDepth;
     this.#length = this.#committedLength = length;
     // Node-free page reads index levels in doubles (up to 53 deep); deeper limits walk with getNodeAtDepth.
@@ -177,26 +196,36 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   /** Byte offset of page p's working copy in the slab, or -1 when p is not dirty. */
   #dirtyAt(p: number): number {
-    if (p === this.#lastPage) return this.#lastAt;
-    return this.#dirty.get(p) ?? -1;
+    const table = this.#dirtyAt1;
+    return p < table.length ? table[p]! - 1 : -1;
   }
 
   get(i: number): V {
-    this.#check(i);
-    const p = Math.floor(i / this.#perPage);
-    const off = (i - p * this.#perPage) * this.#elem.byteLength;
+    // The common case (an index below 2^31 of a live view) in a few typed-array operations; the rest checks first.
+    if (!(typeof i === 'number' && (i | 0) === i && i >= 0 && i < this.#length) || this._tree.disposed) this.#check(i);
+    const p = i < 2 ** 31 ? i >>> this.#pageShift : Math.floor(i / this.#perPage);
+    const off = (i - p * this.#perPage) << this.#elemShift;
     const at = this.#dirtyAt(p);
-    if (at >= 0) return this.#elem._read(this.#dv, at + off);
+    if (at >= 0) return this.#elem._peek(this.#slab, this.#dv, at + off);
     if (p !== this.#readPage) {
       this.#readPage = -1; // stays invalid if the load throws
       this.#loadCommitted(p, this.#readWords, 0);
       this.#readPage = p;
     }
-    return this.#elem._read(this.#readDv, off);
+    return this.#elem._peek(this.#read, this.#readDv, off);
   }
 
   set(i: number, value: V): void {
-    this.#check(i);
+    // The common case: a live view, an index below 2^31 in range, its page already dirty — the element
+    // stored (or found equal) by the element type's `_put` in a few typed-array operations.
+    if (typeof i === 'number' && (i | 0) === i && i >= 0 && i < this.#length && !this._tree.disposed) {
+      const p = i >>> this.#pageShift;
+      const table = this.#dirtyAt1;
+      if (p < table.length) {
+        const at1 = table[p]!;
+        if (at1 > 0 && this.#elem._put(this.#slab, this.#words, at1 - 1 + ((i & this.#pageMask) << this.#elemShift), value) >= 0) return;
+      }
+    } else this.#check(i);
     this.#write(i, value);
   }
 
@@ -220,66 +249,137 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     }
   }
 
+  /** A write the fast path of `set` did not take: a clean page (loaded first), an invalid value, a large index. */
   #write(i: number, value: V): void {
-    this.#encode(value);
-    const size = this.#elem.byteLength;
     const p = Math.floor(i / this.#perPage);
-    const o = (i - p * this.#perPage) * size;
+    const o = (i - p * this.#perPage) * this.#elem.byteLength;
     let at = this.#dirtyAt(p);
-    const fresh = at < 0;
-    if (fresh) {
-      at = this.#allocPage();
-      this.#loadCommitted(p, this.#words, at >>> 2);
-    }
-    // A write of the bytes already there changes nothing (and a page it would have loaded is given back).
-    const slab = this.#slab;
-    const enc = this.#scratchBytes;
-    let k = 0;
-    while (k < size && slab[at + o + k] === enc[k]) k++;
-    if (k === size) {
-      if (fresh) this.#top -= this.#pageBytes;
+    if (at >= 0) {
+      if (this.#elem._put(this.#slab, this.#words, at + o, value) < 0) this.#encode(value); // throws the typed error
       return;
     }
-    if (fresh) {
-      const words = this.#words;
-      const orig = this.#orig;
-      for (let w = at >>> 2, end = w + (this.#pageBytes >>> 2); w < end; w++) orig[w] = words[w]!;
-      this.#dirty.set(p, at);
-      this.#order.push(p);
-      this.#orderAt.push(at);
-      this.#orderFirst.push(at + o);
-      this._markDirty();
+    if (this.#dirtyCount >= LOAD_ALL_MIN_DIRTY && this.#useTable && this.#length === this.#committedLength) {
+      const pages = Math.ceil(this.#length / this.#perPage);
+      if (pages >= LOAD_ALL_MIN_PAGES && this.#dirtyCount * LOAD_ALL_DENOMINATOR >= pages) {
+        this.#loadAllPages(pages);
+        if (this.#elem._put(this.#slab, this.#words, p * this.#pageBytes + o, value) < 0) this.#encode(value);
+        return;
+      }
     }
-    this.#lastPage = p;
-    this.#lastAt = at;
-    for (; k < size; k++) slab[at + o + k] = enc[k]!;
+    at = this.#allocPage();
+    let put: number;
+    try {
+      // The committed bytes go to `orig` (what commit compares with), and from there into the working copy.
+      const w0 = at >>> 2;
+      this.#loadCommitted(p, this.#orig, w0);
+      this.#words.set(this.#orig.subarray(w0, w0 + (this.#pageBytes >>> 2)), w0);
+      put = this.#elem._put(this.#slab, this.#words, at + o, value);
+      if (put < 0) this.#encode(value); // throws the typed error
+    } catch (e) {
+      this.#top -= this.#pageBytes;
+      throw e;
+    }
+    // A write of the bytes already there changes nothing (and the page it loaded is given back).
+    if (put === 0) {
+      this.#top -= this.#pageBytes;
+      return;
+    }
+    this.#markPage(p, at, at + o);
+  }
+
+  /**
+   * Makes every page dirty at once, in page order (page p at p·pageBytes):
+   * the committed contents copied out of the tree in one bulk read
+   * (`copyLevelBytes`), the pages already written copied over them. Taken
+   * once a write finds an eighth of the pages dirty: by then the commit
+   * would most likely rebuild all pages anyway (`#flushBulk`), and loading
+   * the rest one by one cost ~0.3 µs a page (a block's participation flags
+   * touch all 4096 pages of 2^20), where the bulk read copies all of them
+   * in one recursive walk; every later write finds its page dirty.
+   */
+  #loadAllPages(pages: number): void {
+    const size = this.#pageBytes;
+    const total = pages * size;
+    const old: Slab = { slab: this.#slab, orig: this.#orig };
+    const order = this.#order;
+    const orderAt = this.#orderAt;
+    const orderFirst = this.#orderFirst;
+    const spare = takeSlab(total);
+    const slab = spare?.slab ?? new Uint8Array(total);
+    const orig = spare?.orig ?? new Int32Array(total >>> 2);
+    slab.fill(0, 0, total);
+    this._tree.store.copyLevelBytes(this._tree.rootNode, this.#shape.offsetDepth + this.#shape.chunkDepth, this.#committedLength * this.#elem.byteLength, slab, 0);
+    const words = new Int32Array(slab.buffer, slab.byteOffset, slab.byteLength >>> 2);
+    orig.set(words.subarray(0, total >>> 2));
+    const firsts = new Int32Array(pages);
+    for (let p = 0; p < pages; p++) firsts[p] = p * size;
+    for (let k = 0; k < order.length; k++) {
+      const p = order[k]!;
+      slab.set(old.slab.subarray(orderAt[k]!, orderAt[k]! + size), p * size);
+      firsts[p] = p * size + (orderFirst[k]! - orderAt[k]!);
+    }
+    order.length = orderAt.length = orderFirst.length = 0;
+    let table = this.#dirtyAt1;
+    if (table.length < pages) this.#dirtyAt1 = table = new Int32Array(pages);
+    for (let p = 0; p < pages; p++) {
+      order.push(p);
+      orderAt.push(p * size);
+      orderFirst.push(firsts[p]!);
+      table[p] = p * size + 1;
+    }
+    this.#dirtyCount = pages;
+    this.#slab = slab;
+    this.#dv = new DataView(slab.buffer, slab.byteOffset, slab.byteLength);
+    this.#words = words;
+    this.#orig = orig;
+    this.#top = total;
+    if (old.slab.length >= SLAB_DONATE_BYTES) giveSlab(old);
+  }
+
+  /** Records page p as dirty, its copy at slab offset `at`, its first write at `first`. */
+  #markPage(p: number, at: number, first: number): void {
+    let table = this.#dirtyAt1;
+    if (p >= table.length) {
+      const pages = Math.ceil(Math.max(this.#length, this.#committedLength, 1) / this.#perPage);
+      const bigger = new Int32Array(Math.max(p + 1, pages, 2 * table.length));
+      bigger.set(table);
+      this.#dirtyAt1 = table = bigger;
+    }
+    table[p] = at + 1;
+    this.#dirtyCount++;
+    this.#order.push(p);
+    this.#orderAt.push(at);
+    this.#orderFirst.push(first);
+    this._markDirty();
   }
 
   #allocPage(): number {
-    if (this.#top + this.#pageBytes > this.#slab.length) {
-      const size = this.#slab.length * 2;
-      let bigger: Uint8Array;
-      let orig: Int32Array;
-      if (size > SLAB_KEEP_BYTES && spare !== null && spare.slab.length >= size) {
-        // Only [0, top) is live: the spare's stale bytes past it are never read before being written.
-        ({ slab: bigger, orig } = spare);
-        spare = null;
-        bigger.set(this.#slab.subarray(0, this.#top));
-        orig.set(this.#orig.subarray(0, this.#top >>> 2));
-      } else {
-        bigger = new Uint8Array(size);
-        bigger.set(this.#slab);
-        orig = new Int32Array(size >>> 2);
-        orig.set(this.#orig);
-      }
-      this.#slab = bigger;
-      this.#dv = new DataView(bigger.buffer);
-      this.#words = new Int32Array(bigger.buffer);
-      this.#orig = orig;
-    }
+    if (this.#top + this.#pageBytes > this.#slab.length) this.#growSlab(this.#slab.length * 2);
     const at = this.#top;
     this.#top += this.#pageBytes;
     return at;
+  }
+
+  /** A slab (and twin) of at least `size` bytes, [0, top) carried over: a spare one when past SLAB_DONATE_BYTES. */
+  #growSlab(size: number): void {
+    let bigger: Uint8Array;
+    let orig: Int32Array;
+    const spare = size >= SLAB_DONATE_BYTES ? takeSlab(size) : null;
+    if (spare !== null) {
+      // Only [0, top) is live: the spare's stale bytes past it are never read before being written.
+      ({ slab: bigger, orig } = spare);
+      bigger.set(this.#slab.subarray(0, this.#top));
+      orig.set(this.#orig.subarray(0, this.#top >>> 2));
+    } else {
+      bigger = new Uint8Array(size);
+      bigger.set(this.#slab.subarray(0, this.#top));
+      orig = new Int32Array(size >>> 2);
+      orig.set(this.#orig.subarray(0, this.#top >>> 2));
+    }
+    this.#slab = bigger;
+    this.#dv = new DataView(bigger.buffer, bigger.byteOffset, bigger.byteLength);
+    this.#words = new Int32Array(bigger.buffer, bigger.byteOffset, bigger.byteLength >>> 2);
+    this.#orig = orig;
   }
 
   *[Symbol.iterator](): IterableIterator<V> {
@@ -287,8 +387,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   }
 
   _flush(): void {
-    const dirty = this.#dirty;
-    if (dirty.size === 0 && this.#length === this.#committedLength) return;
+    if (this.#dirtyCount === 0 && this.#length === this.#committedLength) return;
     const order = this.#order;
     const orderAt = this.#orderAt;
     const n = order.length;
@@ -412,16 +511,17 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     tableFromIds(table, ids, pages);
   }
 
-  /** Drops the pending pages once they are in the tree (a slab an epoch grew is trimmed, and kept as the spare). */
+  /** Drops the pending pages once they are in the tree (a slab grown past SLAB_DONATE_BYTES is given up as a spare for the next view that grows, packedSlabs.ts). */
   #afterFlush(): void {
-    this.#dirty.clear();
+    const table = this.#dirtyAt1;
+    for (const p of this.#order) if (p < table.length) table[p] = 0;
+    this.#dirtyCount = 0;
     this.#order.length = 0;
     this.#orderAt.length = 0;
     this.#orderFirst.length = 0;
-    this.#lastPage = -1;
     this.#top = 0;
-    if (this.#slab.length > SLAB_KEEP_BYTES) {
-      if (spare === null || spare.slab.length <= this.#slab.length) spare = { slab: this.#slab, orig: this.#orig };
+    if (this.#slab.length >= SLAB_DONATE_BYTES) {
+      giveSlab({ slab: this.#slab, orig: this.#orig });
       this.#slab = new Uint8Array(this.#pageBytes * 8); // a view does not hold an epoch's worth of pages
       this.#dv = new DataView(this.#slab.buffer);
       this.#words = new Int32Array(this.#slab.buffer);
@@ -429,7 +529,22 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     }
   }
 
+  /** The page table, copied: ids of the committed pages found so far (a block's clone then walks only to pages no block read before). */
+  override _inheritance(): unknown {
+    const table = this.#pageIds;
+    return table === null || this._dirty ? undefined : ({ root: this._tree.rootNode, table: table.slice() } satisfies PageTableHint);
+  }
+
+  override _inherit(from: unknown): void {
+    const hint = from as PageTableHint;
+    // Same root node, both held: the same pages (a view's root changes only through its own flush).
+    if (this.#pageIds === null && hint.root === this._tree.rootNode) this.#pageIds = hint.table;
+  }
+
   _respawn(tree: Tree): this {
-    return new PackedSequenceView(this.type, tree, this.#elem, this.#limit, this.#isList, this.#shape, this.#committedLength, this.#segment) as this;
+    const view = new PackedSequenceView(this.type, tree, this.#elem, this.#limit, this.#isList, this.#shape, this.#committedLength, this.#segment) as this;
+    const hint = this._inheritance();
+    if (hint !== undefined) view._inherit(hint);
+    return view;
   }
 }

@@ -1,0 +1,57 @@
+/**
+ * Spare slabs of packed views (packed.ts): the working copies of a view's
+ * dirty pages and their committed twins, handed from a view that committed
+ * to the next one that grows. A state cache makes a new view per block (a
+ * clone's fields are new views), and each grew its slab by doubling from a
+ * few pages: a block's participation flags dirty all 4096 pages of 2^20
+ * (1 MiB), so every block allocated and copied ~2 MiB of slabs and twins
+ * in ten steps; an epoch's balances 16 MiB. Bounded: at most SPARE_COUNT
+ * pairs and SPARE_BYTES in all are kept per process, the largest first.
+ *
+ * Invariant: a slab handed out is no longer held by any view (a view gives
+ * its slab up only at its commit's end, and takes a fresh small one).
+ * @module
+ */
+
+/** A slab and its committed twin (`orig`: the same length, as int32 words). */
+export interface Slab {
+  readonly slab: Uint8Array;
+  readonly orig: Int32Array;
+}
+
+/** Slabs of this size or more are given up at commit (a smaller one a view keeps; it costs little to grow). */
+export const SLAB_DONATE_BYTES = 1 << 14;
+const SPARE_COUNT = 4;
+/** Retained at most: one epoch's balances and scores of 2^20 validators (8 MiB slab + 8 MiB twin each). */
+const SPARE_BYTES = 40 << 20;
+
+const spares: Slab[] = [];
+
+const bytesOf = (s: Slab) => 2 * s.slab.length;
+
+/** A spare slab of at least `size` bytes (the smallest that fits), or null. */
+export function takeSlab(size: number): Slab | null {
+  let best = -1;
+  for (let k = 0; k < spares.length; k++) {
+    const n = spares[k]!.slab.length;
+    if (n >= size && (best < 0 || n < spares[best]!.slab.length)) best = k;
+  }
+  if (best < 0) return null;
+  const s = spares[best]!;
+  spares[best] = spares[spares.length - 1]!;
+  spares.pop();
+  return s;
+}
+
+/** Keeps `s` for a later view when it fits the bounds (smaller spares make room for it). */
+export function giveSlab(s: Slab): void {
+  spares.push(s);
+  spares.sort((a, b) => b.slab.length - a.slab.length);
+  let total = 0;
+  let keep = 0;
+  for (; keep < spares.length && keep < SPARE_COUNT; keep++) {
+    if (total + bytesOf(spares[keep]!) > SPARE_BYTES) break;
+    total += bytesOf(spares[keep]!);
+  }
+  spares.length = keep;
+}

@@ -282,8 +282,8 @@ function sweepViews(k: Kind): { paths: Outcome[]; values: Outcome[]; full: Outco
       }
       for (const w of WRONG_VALUES) {
         if (s.length > 0) values.push(attempt(`${name}.set(0, ${show([w])})`, () => s.set(0, w)));
-        // A vector has no push (BAD_PATH); a list either takes the value or rejects it.
-        (limit === undefined ? paths : values).push(attempt(`${name}.push(${show([w])})`, () => s.push(w)));
+        // A vector has no push (BAD_PATH); a list (a progressive one has no limit, only a maxLength) either takes the value or rejects it.
+        (limit === undefined && (v.type as { maxLength?: number }).maxLength === undefined ? paths : values).push(attempt(`${name}.push(${show([w])})`, () => s.push(w)));
       }
       if (limit !== undefined && limit <= 100) {
         // Fill a list of this type to the limit, then one more: LIMIT_EXCEEDED. (A fresh view: a clone of this one

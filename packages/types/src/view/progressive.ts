@@ -23,7 +23,7 @@
  * @module
  */
 import { lengthChunk, type NodeId, type NodeStore, type Tree } from '@ssztree/core';
-import { SszError } from '../errors.js';
+import { indexOutside, SszError } from '../errors.js';
 import { spineEndPosition, subtreeCapacity, subtreeOf, subtreePosition, subtreeStart } from '../progressive.js';
 import { spineOver, subtreesFor } from '../tree/progressive.js';
 import { type SszType, TreeView } from '../type.js';
@@ -95,7 +95,7 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
 
   #check(i: number): void {
     this._live();
-    if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', `index ${i} is outside 0..${this.#length - 1}`, -1, this.type.typeName);
+    if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', indexOutside(i, this.#length), -1, this.type.typeName);
   }
 
   /** Points the lookup cache at the subtree holding element i. */
@@ -141,14 +141,14 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
   /** Element i: a value (basic elements, byte vectors, …) or a child view (containers, lists, vectors). */
   get(i: number): E {
     const seg = this.#lastSeg;
-    if (seg !== undefined && i >= this.#lastFirst && i < this.#lastLimit && Number.isInteger(i)) return seg.get(i - this.#lastFirst);
+    if (seg !== undefined && Number.isInteger(i) && i >= this.#lastFirst && i < this.#lastLimit) return seg.get(i - this.#lastFirst);
     return this.#segmentFor(i).get(i - this.#lastFirst);
   }
 
   /** Writes element i (navigable elements also take a view of the element type, which is cloned). */
   set(i: number, value: W): void {
     const seg = this.#lastSeg;
-    if (seg !== undefined && i >= this.#lastFirst && i < this.#lastLimit && Number.isInteger(i)) seg.set(i - this.#lastFirst, value);
+    if (seg !== undefined && Number.isInteger(i) && i >= this.#lastFirst && i < this.#lastLimit) seg.set(i - this.#lastFirst, value);
     else this.#segmentFor(i).set(i - this.#lastFirst, value);
   }
 

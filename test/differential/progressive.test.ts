@@ -13,6 +13,7 @@ import * as cs from '@chainsafe/ssz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  BitArray,
   boolean,
   byteList,
   byteVector,
@@ -150,6 +151,44 @@ describe('generalized indices and proofs agree with @chainsafe/ssz', () => {
       tree.dispose();
     });
   }
+
+  it('past 2^16 chunks: gindices and proofs of ProgressiveList[uint64] elements in subtrees 8 and 9 (4 · 87381 + 5 values)', () => {
+    const type = progressiveList(uint64);
+    const value = BigUint64Array.from({ length: 4 * 87381 + 5 }, (_, i) => BigInt(i) * 7n);
+    const peer = peerType(type) as unknown as cs.CompositeType<unknown, unknown, unknown>;
+    const theirs = peerValue(type, value);
+    const root = peer.hashTreeRoot(theirs as never);
+    const theirTree = new Tree(peer.value_toTree(theirs as never));
+    const tree = type.toTree(value);
+    // 4 uint64 to a chunk: subtree 8 holds chunks 21845..87380, subtree 9 starts at chunk 87381 (element 349524).
+    for (const i of [4 * 21845, 4 * 87381 - 1, 4 * 87381, 4 * 87381 + 4]) {
+      const g = type.gindexOf([i]);
+      expect(g, `element ${i}`).toBe(BigInt(peer.getPathInfo([i]).gindex));
+      const proof = type.createProof(tree, [[i]]);
+      expect(verifyProof(root, proof), `element ${i}`).toBe(true);
+      if (proof.kind === 'single') expect(toHex(proof.leaf)).toBe(toHex(theirTree.getNode(g).root));
+    }
+    tree.dispose();
+  });
+
+  it("progressive bitlists and byte lists (which ChainSafe's paths do not enter): our proofs of bits and bytes verify against ChainSafe's roots and prove its nodes", () => {
+    const cases: [SszType<unknown>, unknown, number[]][] = [
+      [progressiveBitlist(), BitArray.fromBoolArray(Array.from({ length: 2000 }, (_, i) => i % 3 === 0)), [0, 255, 256, 1279, 1280, 1999]],
+      [progressiveByteList(), Uint8Array.from({ length: 700 }, (_, i) => i & 0xff), [0, 31, 32, 159, 160, 671, 672, 699]],
+    ];
+    for (const [type, value, indices] of cases) {
+      const peer = peerType(type) as unknown as cs.CompositeType<unknown, unknown, unknown>;
+      const theirs = peerValue(type, value);
+      const theirTree = new Tree(peer.value_toTree(theirs as never));
+      const tree = type.toTree(value);
+      for (const i of indices) {
+        const proof = type.createProof(tree, [[i]]);
+        expect(verifyProof(peer.hashTreeRoot(theirs as never), proof), `${type.typeName}[${i}]`).toBe(true);
+        if (proof.kind === 'single') expect(toHex(proof.leaf), `${type.typeName}[${i}]`).toBe(toHex(theirTree.getNode(type.gindexOf([i])).root));
+      }
+      tree.dispose();
+    }
+  });
 
   it("a progressive list's 'length' is the right child of its root (gindex 3)", () => {
     expect(progressiveList(uint64).gindexOf(['length'])).toBe(3n);

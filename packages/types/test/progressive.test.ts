@@ -138,7 +138,7 @@ describe('progressive lists of composites: roots equal the spec model', () => {
     ['byteVector(48)', progressiveList(byteVector(48)) as never, fc.uint8Array({ minLength: 48, maxLength: 48 })],
     ['ProgressiveList[uint16]', progressiveList(progressiveList(uint16)) as never, fc.array(fc.integer({ min: 0, max: 65535 }), { maxLength: 40 }).map((a) => Uint16Array.from(a))],
   ];
-  const counts = fc.oneof(fc.constantFrom(0, 1, 2, 4, 5, 6, 20, 21, 22, 84, 85, 86), fc.integer({ min: 0, max: 100 }));
+  const counts = fc.oneof(fc.constantFrom(0, 1, 2, 4, 5, 6, 20, 21, 22, 84, 85, 86, 340, 341, 342), fc.integer({ min: 0, max: 100 }));
   for (const [name, type, elem] of kinds) {
     it(name, () => {
       const elemType = (type as unknown as { elementType: SszType<unknown> }).elementType;
@@ -166,6 +166,34 @@ describe('progressive lists of composites: roots equal the spec model', () => {
       );
     });
   }
+
+  it('past 2^16 chunks: 87381 and 87382 elements (the start of subtree 9), as values, trees, views of bytes, and after a write and a push there', () => {
+    const type = progressiveList(Small);
+    const n = 87382;
+    const bytes = patternBytes(41 * n, 11);
+    for (let i = 0; i < n; i++) bytes[41 * i + 40] &= 1;
+    const value = type.deserialize(bytes);
+    const roots = value.map((e) => Small.hashTreeRoot(e));
+    const rootOf = (r: Uint8Array[]) => toHex(mixInLength(merkleizeProgressive(r), r.length));
+    for (const len of [n - 1, n]) {
+      const part = value.slice(0, len);
+      const want = rootOf(roots.slice(0, len));
+      expect(toHex(type.hashTreeRoot(part)), `${len} elements`).toBe(want);
+      const tree = type.toTree(part);
+      expect(toHex(tree.root), `${len} elements`).toBe(want);
+      tree.dispose();
+    }
+    const view = type.deserializeToView(type.serialize(value.slice(0, n - 1)));
+    expect(toHex(view.hashTreeRoot())).toBe(rootOf(roots.slice(0, n - 1)));
+    // The last element of subtree 8 written, then the first of subtree 9 pushed.
+    const last = { a: 5n, b: new Uint8Array(32).fill(9), c: true };
+    view.set(n - 2, last);
+    view.push(value[n - 1] as (typeof value)[number]);
+    const next = [...value.slice(0, n - 2), last, value[n - 1] as (typeof value)[number]];
+    expect(toHex(view.hashTreeRoot())).toBe(rootOf([...roots.slice(0, n - 2), Small.hashTreeRoot(last), roots[n - 1] as Uint8Array]));
+    expect(type.equals(view.toValue(), next)).toBe(true);
+    view.dispose();
+  });
 });
 
 describe('progressive bitlists and byte lists: roots equal the spec model', () => {

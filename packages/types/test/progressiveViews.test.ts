@@ -298,6 +298,39 @@ describe('proofs by path through views', () => {
   });
 });
 
+describe('index checks with the last subtree remembered', () => {
+  /** The code and message of what `f` throws. */
+  const fault = (f: () => unknown): string => {
+    try {
+      f();
+    } catch (e) {
+      return `${(e as { code?: string }).code}: ${(e as Error).message}`;
+    }
+    return 'no error';
+  };
+
+  it('indices past the length, fractional or negative ones, and a disposed view fail as without the shortcut; a push extends it', () => {
+    const view = Balances.toView(BigUint64Array.from({ length: 21 }, (_, i) => BigInt(i)));
+    view.set(20, 7n); // subtree 2 (chunks 5..20) remembered, the length 21 inside it
+    expect(fault(() => view.get(21))).toMatch(/^BAD_PATH: .*index 21 is outside 0\.\.20/);
+    expect(fault(() => view.set(20.5, 1n))).toMatch(/^BAD_PATH: .*index 20\.5 is outside 0\.\.20/);
+    expect(fault(() => view.get(-1))).toMatch(/^BAD_PATH: .*index -1 is outside 0\.\.20/);
+    view.push(8n);
+    expect(view.get(21)).toBe(8n);
+    view.set(21, 9n);
+    expect(view.get(20)).toBe(7n);
+    expect(view.get(0)).toBe(0n); // another subtree, then back
+    expect(view.get(21)).toBe(9n);
+    const want = BigUint64Array.from({ length: 22 }, (_, i) => BigInt(i));
+    want[20] = 7n;
+    want[21] = 9n;
+    expect(toHex(view.hashTreeRoot())).toBe(toHex(Balances.hashTreeRoot(want)));
+    view.dispose();
+    expect(fault(() => view.get(20))).toMatch(/^STALE_VIEW: /);
+    expect(fault(() => view.set(20, 1n))).toMatch(/^STALE_VIEW: /);
+  });
+});
+
 describe('views of a tree and of bytes agree, and are independent', () => {
   it('viewOf a tree, toValue, dispose', () => {
     const store = new NodeStore();

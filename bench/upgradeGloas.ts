@@ -117,9 +117,15 @@ const rootsAgree = first.root === expected && last.root === expected;
 const a = summarize(withPtc);
 const b = summarize(without);
 const load = loadavg().map((x) => x.toFixed(2)).join(' ');
+let uptime = '';
+try {
+  uptime = execFileSync('uptime', { encoding: 'utf8' }).trim();
+} catch {
+  uptime = `load average ${load}`;
+}
 const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
 const report = `\`npm run bench:upgrade -- --rounds ${ROUNDS}${N === 2 ** 20 ? '' : ` --validators ${N}`}\` (its second part, bench/upgradeGloas.ts)
-(Machine: ${cpuModel()} × ${cpus().length}, Node ${process.version}; hasher \`${getHasher()}\`; ${date} UTC; load average ${load}; shared 2-core machine, other engineers' jobs running)
+(Machine: ${cpuModel()} × ${cpus().length}, Node ${process.version}; hasher \`${getHasher()}\`; ${date} UTC; \`uptime\`: ${uptime}; shared 2-core machine, other engineers' jobs running)
 
 A mainnet fulu BeaconState of ${N} validators upgraded to gloas (\`upgradeState(view, 'gloas', { network: 'mainnet', values })\`), then its root.
 The first row is the first fulu → gloas upgrade in the process (no warm-up); the medians are of ${ROUNDS} rounds after it, G1 and G2 interleaved; min–max in brackets.

@@ -273,6 +273,7 @@ function sweepViews(k: Kind): { paths: Outcome[]; values: Outcome[]; full: Outco
     if (typeof (v as Seq).get === 'function') {
       const s = v as Seq;
       const limit = (v.type as { limit?: number }).limit;
+      const isList = limit !== undefined || (v.type as { maxLength?: number }).maxLength !== undefined;
       for (const i of [...BAD_SEGMENTS, s.length, s.length + 1, ...(limit === undefined ? [] : [limit, limit + 1])]) {
         paths.push(attempt(`${name}.get(${show([i])})`, () => void s.get(i)));
         if (s.length > 0) {
@@ -282,8 +283,9 @@ function sweepViews(k: Kind): { paths: Outcome[]; values: Outcome[]; full: Outco
       }
       for (const w of WRONG_VALUES) {
         if (s.length > 0) values.push(attempt(`${name}.set(0, ${show([w])})`, () => s.set(0, w)));
-        // A vector has no push (BAD_PATH); a list either takes the value or rejects it.
-        (limit === undefined ? paths : values).push(attempt(`${name}.push(${show([w])})`, () => s.push(w)));
+        // A vector has no push (BAD_PATH); a list — a progressive one too, which has no limit — either
+        // takes the value or rejects it.
+        (isList ? values : paths).push(attempt(`${name}.push(${show([w])})`, () => s.push(w)));
       }
       if (limit !== undefined && limit <= 100) {
         // Fill a list of this type to the limit, then one more: LIMIT_EXCEEDED. (A fresh view: a clone of this one

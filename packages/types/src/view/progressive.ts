@@ -84,7 +84,7 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
 
   #check(i: number): void {
     this._live();
-    if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', `index ${i} is outside 0..${this.#length - 1}`, -1, this.type.typeName);
+    if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', `index ${String(i)} is outside 0..${this.#length - 1}`, -1, this.type.typeName);
   }
 
   /** Points the lookup cache at the subtree holding element i. */

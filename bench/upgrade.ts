@@ -19,9 +19,14 @@
  * warm-up); `--cold` skips that, so the first round also pays for the code
  * first used in the process.
  *
- * Usage: npm run bench:upgrade -- [--validators N] [--rounds 15] [--write]
+ * Then the fulu → gloas rows (bench/upgradeGloas.ts, in a child process;
+ * `--skip-gloas` leaves them out).
+ *
+ * Usage: npm run bench:upgrade -- [--validators N] [--rounds 15] [--write] [--skip-gloas]
  */
+import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { setHasher } from '@chainsafe/persistent-merkle-tree';
 import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
 import { getHasher } from '@ssztree/hasher';
@@ -147,3 +152,10 @@ if (!rootsAgree) {
   process.exitCode = 1;
 }
 if (WRITE && rootsAgree) writeSection(args.includes('--cold') ? 'Fork upgrade (electra → fulu), first in a cold process' : 'Fork upgrade (electra → fulu)', report);
+
+// fulu → gloas in a process of its own (bench/upgradeGloas.ts), so the electra states above are not held
+// beside the fulu one; `--skip-gloas` leaves it out.
+if (!args.includes('--skip-gloas')) {
+  const gloasRun = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(new URL('./upgradeGloas.ts', import.meta.url)), ...args.filter((a) => a !== '--cold')], { stdio: 'inherit' });
+  if (gloasRun.status !== 0) process.exitCode = gloasRun.status ?? 1;
+}

@@ -1,5 +1,5 @@
 /**
- * The ssztree demo (`npm run demo`): a synthetic mainnet fulu (or electra)
+ * The ssztree demo (`npm run demo`): a synthetic mainnet fulu (or electra, or gloas)
  * BeaconState of 2^20 validators is built (from values and from bytes, as a
  * client loads one), then simulated blocks and epoch transitions are applied
  * through tree-backed views, each on a clone of the last state as a client's
@@ -23,7 +23,8 @@ import { parseOptions, USAGE, UsageError, type Options } from './options.js';
 import { loadPeer, type Peer, type PeerState } from './peer.js';
 import { Screen, timingTable, type TimingRow } from './render.js';
 import { Rng } from './rng.js';
-import { BeaconState as ElectraState, STATE_TYPES, generateState, START_SLOT } from './state.js';
+import { upgradeState } from '@ssztree/types/consensus';
+import { BeaconState as ElectraState, STATE_TYPES, generateState, ptcWindow, START_SLOT } from './state.js';
 import { fmt, heapMB, MB, Samples, since } from './stats.js';
 import { planBlock, planEpoch, SLOTS_PER_EPOCH } from './workload.js';
 
@@ -54,8 +55,9 @@ async function run(o: Options): Promise<number> {
   const screen = new Screen();
   const n = o.validators;
   const failures: string[] = [];
-  // The fulu state is electra's plus one field: the simulation drives both through electra's fields.
-  const BeaconState = STATE_TYPES[o.fork] as unknown as typeof ElectraState;
+  // The fulu and gloas states hold electra's fields the simulation drives (gloas's lists as progressive
+  // lists, whose views take the same get/set/push): one simulation for every fork.
+  let BeaconState = STATE_TYPES[o.fork] as unknown as typeof ElectraState;
   screen.line(`ssztree demo: mainnet ${o.fork} BeaconState, ${n} validators, ${o.blocks} blocks, ${o.epochs} epoch transitions, seed ${o.seed}${o.inPlace ? ', blocks applied in place (--in-place)' : ''}`);
   screen.line(`  hasher ${getHasher()}, Node ${process.version}${hasherNotice() ? ` (${hasherNotice()})` : ''}`);
   screen.line();
@@ -195,8 +197,29 @@ async function run(o: Options): Promise<number> {
     return `${label}  slot ${head.slot}  whole process ${fmt(heap, 0)} MB = ${fmt((heap * MB) / n, 0)} B/validator  block commit+root p50 ${fmt(p50, 2)} ms, ${fmt(fullRehashMs / p50, 0)}× faster than hashTreeRoot(value) at start (${fmt(fullRehashMs, 0)} ms)  root ${short(headRoot)}${peer ? `  @chainsafe/ssz agrees ${agreed}/${checks}` : ''}`;
   };
   let epochsDone = 0;
+  let upgrade: { block: number; ms: number; sharedPercent: number; root: string } | null = null;
   for (let k = 1; k <= o.blocks; k++) {
     const slot = START_SLOT + k;
+    if (k === o.upgradeAt) {
+      // The fork boundary: the head (fulu) becomes a gloas view sharing its tree, the SSZ half of
+      // upgrade_to_gloas; the PTC window is the caller's (here synthetic), the pending deposits with
+      // builder credentials and random (invalid) signatures are dropped as the onboarding would.
+      const fuluHead = head as unknown as Parameters<typeof upgradeState<'gloas'>>[0];
+      const pending = (fuluHead as unknown as { pending_deposits: { toValue(): { withdrawal_credentials: Uint8Array }[] } }).pending_deposits.toValue();
+      const ptc = ptcWindow(n, o.seed);
+      const [gloas, ms] = timed(() => {
+        const g = upgradeState(fuluHead, 'gloas', { network: 'mainnet', values: { ptc_window: ptc, pending_deposits: pending.filter((d) => d.withdrawal_credentials[0] !== 0xb0) as never } });
+        g.hashTreeRoot();
+        return g;
+      });
+      const shared = gloas.sharedWith(fuluHead);
+      upgrade = { block: k, ms, sharedPercent: (100 * shared.sharedBytes) / shared.bytes, root: toHex(gloas.hashTreeRoot()) };
+      screen.line(`  upgrade fulu → gloas before block ${k}: ${fmt(ms, 1)} ms (upgradeState + root), ${fmt(upgrade.sharedPercent)}% of the gloas tree shared with the fulu head; root ${short(gloas.hashTreeRoot())}`);
+      if (head !== initial) head.dispose();
+      head = gloas as unknown as StateView;
+      headRoot = gloas.hashTreeRoot();
+      BeaconState = STATE_TYPES.gloas as unknown as typeof ElectraState;
+    }
     const plan = planBlock(rng, n, slot);
     step((s, prev) => applyBlock(s, plan, prev), rows.blockWrites, rows.blockRoot, rows.peerBlockWrites, rows.peerBlockRoot, false);
     if (!screen.tty) {
@@ -273,6 +296,7 @@ async function run(o: Options): Promise<number> {
       roots: { incremental: toHex(headRoot), fullRehash: toHex(rehashRoot), match: rootsMatch },
       compare: { ran: peer !== null, missing: peerMissing ?? null, checks, agreed },
       inPlaceCommits,
+      upgrade,
       failures,
     };
     screen.line(JSON.stringify(summary));

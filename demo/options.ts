@@ -11,8 +11,10 @@ export interface Options {
   readonly inPlace: boolean;
   readonly json: boolean;
   readonly help: boolean;
-  /** The fork of the state: fulu (mainnet's current fork) or electra. */
-  readonly fork: 'electra' | 'fulu';
+  /** The fork of the state: fulu (mainnet's current fork), electra, or gloas (progressive state). */
+  readonly fork: 'electra' | 'fulu' | 'gloas';
+  /** With a fulu state: the block before which the state is upgraded to gloas (0: never). */
+  readonly upgradeAt: number;
 }
 
 export const USAGE = `Usage: npm run demo -- [options]
@@ -31,7 +33,12 @@ times (p50/p95), memory per validator and the speed-up over a full rehash.
   --in-place       apply each block to the head state itself instead of a
                    clone of it (a client that keeps no pre-block state): an
                    unshared view commits in place
-  --fork F         the state's fork: fulu (default, mainnet's current fork) or electra
+  --fork F         the state's fork: fulu (default, mainnet's current fork), electra,
+                   or gloas (a progressive BeaconState: blocks written through the
+                   progressive list and container views)
+  --upgrade-at N   with a fulu state: upgrade it to gloas (upgradeState, reusing
+                   the tree) before block N, print the upgrade's time and sharing,
+                   and run the remaining blocks on gloas; not with --compare
   --json           print a one-line JSON summary at the end
   --help           this text`;
 
@@ -44,10 +51,11 @@ const LIMITS: Record<string, [number, number]> = {
   blocks: [0, 100_000],
   epochs: [0, 10_000],
   seed: [0, 2 ** 32 - 1],
+  'upgrade-at': [1, 100_000],
 };
 
 export function parseOptions(argv: readonly string[]): Options {
-  const nums: Record<string, number> = { validators: 2 ** 20, blocks: 64, epochs: 2, seed: 1 };
+  const nums: Record<string, number> = { validators: 2 ** 20, blocks: 64, epochs: 2, seed: 1, 'upgrade-at': 0 };
   let compare = false;
   let inPlace = false;
   let json = false;
@@ -62,7 +70,7 @@ export function parseOptions(argv: readonly string[]): Options {
     else if (a === '--help' || a === '-h') help = true;
     else if (a === '--fork') {
       const f = argv[++i];
-      if (f !== 'electra' && f !== 'fulu') throw new UsageError(`--fork needs electra or fulu, got ${f ?? 'nothing'}`);
+      if (f !== 'electra' && f !== 'fulu' && f !== 'gloas') throw new UsageError(`--fork needs electra, fulu or gloas, got ${f ?? 'nothing'}`);
       fork = f;
     }
     else if (a.startsWith('--') && a.slice(2) in LIMITS) {
@@ -77,7 +85,12 @@ export function parseOptions(argv: readonly string[]): Options {
   }
   // The default (2 epochs) shrinks with --blocks; an explicit --epochs must fit.
   const epochs = given.has('epochs') ? nums['epochs']! : Math.min(nums['epochs']!, nums['blocks']!);
-  const o = { validators: nums['validators']!, blocks: nums['blocks']!, epochs, seed: nums['seed']!, compare, inPlace, json, help, fork };
+  const o = { validators: nums['validators']!, blocks: nums['blocks']!, epochs, seed: nums['seed']!, compare, inPlace, json, help, fork, upgradeAt: nums['upgrade-at']! };
   if (o.epochs > o.blocks) throw new UsageError(`--epochs (${o.epochs}) cannot exceed --blocks (${o.blocks})`);
+  if (o.upgradeAt > 0) {
+    if (o.fork !== 'fulu') throw new UsageError(`--upgrade-at upgrades a fulu state to gloas, not a ${o.fork} one`);
+    if (o.upgradeAt > o.blocks) throw new UsageError(`--upgrade-at (${o.upgradeAt}) cannot exceed --blocks (${o.blocks})`);
+    if (o.compare) throw new UsageError('--upgrade-at runs without --compare (the peer has no upgrade of its own here)');
+  }
   return o;
 }

@@ -1,6 +1,7 @@
 /**
  * The synthetic mainnet BeaconState the demo starts from (fulu by default,
- * or electra; fulu's is electra's plus the proposer lookahead): `n`
+ * or electra, or gloas; fulu's is electra's plus the proposer lookahead,
+ * gloas's fulu's upgraded on values as `upgrade_to_gloas` does): `n`
  * validators with distinct pubkeys and varied fields, their balances,
  * inactivity scores and participation flags, every root vector
  * (block_roots, state_roots, randao_mixes) filled, the sync committees, a
@@ -14,7 +15,7 @@ import { Rng } from './rng.js';
 
 export const BeaconState = mainnet.electra.BeaconState;
 /** The state schema of each fork the demo runs. */
-export const STATE_TYPES = { electra: mainnet.electra.BeaconState, fulu: mainnet.fulu.BeaconState } as const;
+export const STATE_TYPES = { electra: mainnet.electra.BeaconState, fulu: mainnet.fulu.BeaconState, gloas: mainnet.gloas.BeaconState } as const;
 export type DemoFork = keyof typeof STATE_TYPES;
 export type BeaconStateValue = ValueOf<typeof BeaconState>;
 type ValidatorValue = BeaconStateValue['validators'][number];
@@ -41,7 +42,52 @@ export function generateState(n: number, seed: number, progress: (done: number) 
   const rng = new Rng(seed + 1);
   const lookahead = BigUint64Array.from({ length: 64 }, () => BigInt(rng.int(n)));
   const fulu = { ...electra, fork: { previous_version: new Uint8Array([5, 0, 0, 0]), current_version: new Uint8Array([6, 0, 0, 0]), epoch: electra.fork.epoch }, proposer_lookahead: lookahead };
-  return fulu as BeaconStateValue;
+  if (fork === 'fulu') return fulu as BeaconStateValue;
+  return gloasOf(fulu as FuluValue, ptcWindow(n, seed)) as unknown as BeaconStateValue;
+}
+
+type FuluValue = ValueOf<typeof mainnet.fulu.BeaconState>;
+type GloasValue = ValueOf<typeof mainnet.gloas.BeaconState>;
+
+/** A PTC window as `initialize_ptc_window` shapes it (an empty previous epoch, then two epochs of committees), with random members. */
+export function ptcWindow(n: number, seed: number): BigUint64Array[] {
+  const rng = new Rng(seed + 2);
+  return Array.from({ length: 3 * 32 }, (_, s) => (s < 32 ? new BigUint64Array(512) : BigUint64Array.from({ length: 512 }, () => BigInt(rng.int(n)))));
+}
+
+/**
+ * `upgrade_to_gloas` (specs/gloas/fork.md) on values: the lists as they
+ * are, the payload header's hash and gas limit into the new fields, the new
+ * fields as the spec initialises them. Onboarding: no pending deposit's
+ * pubkey is a validator's or builder's, and the synthetic signatures are
+ * random (invalid), so the deposits with builder credentials (0xB0) are
+ * dropped and the rest stay, as `onboard_builders_from_pending_deposits`
+ * would do.
+ */
+function gloasOf(pre: FuluValue, ptc: BigUint64Array[]): GloasValue {
+  const g = mainnet.gloas;
+  const { latest_execution_payload_header: header, ...kept } = pre;
+  const availability = BitArray.fromBitLen(8192);
+  availability.uint8Array.fill(0xff);
+  return {
+    ...kept,
+    fork: { previous_version: pre.fork.current_version, current_version: new Uint8Array([7, 0, 0, 0]), epoch: pre.slot / 32n },
+    latest_block_hash: header.block_hash,
+    pending_deposits: pre.pending_deposits.filter((d) => d.withdrawal_credentials[0] !== 0xb0),
+    builders: [],
+    next_withdrawal_builder_index: 0n,
+    execution_payload_availability: availability,
+    builder_pending_payments: Array.from({ length: 64 }, () => g.BuilderPendingPayment.defaultValue()),
+    builder_pending_withdrawals: [],
+    latest_execution_payload_bid: {
+      ...g.ExecutionPayloadBid.defaultValue(),
+      block_hash: header.block_hash,
+      gas_limit: header.gas_limit,
+      execution_requests_root: g.ExecutionRequests.hashTreeRoot(g.ExecutionRequests.defaultValue()),
+    },
+    payload_expected_withdrawals: [],
+    ptc_window: ptc,
+  };
 }
 
 function generateElectra(n: number, seed: number, progress: (done: number) => void): BeaconStateValue {

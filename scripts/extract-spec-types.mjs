@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Writes the SSZ class definitions of the gloas and heze markdown at the
+ * Writes the SSZ class definitions of every fork's markdown (phase0 … heze) at the
  * pinned consensus-specs commit to
  * packages/types/test/fixtures/consensus-specs/types/<fork>.json, so tests
  * can check our containers against the spec's own text without reaching
@@ -56,7 +56,7 @@ function classesOf(text, file) {
   return out;
 }
 
-for (const fork of ['gloas', 'heze']) {
+for (const fork of ['phase0', 'altair', 'bellatrix', 'capella', 'deneb', 'electra', 'fulu', 'gloas', 'heze']) {
   const files = git('ls-tree', '-r', '--name-only', COMMIT, `specs/${fork}`).split('\n').filter((f) => f.endsWith('.md'));
   const classes = files.flatMap((f) => classesOf(git('show', `${COMMIT}:${f}`), f));
   const out = join(REPO, 'packages/types/test/fixtures/consensus-specs/types', `${fork}.json`);

@@ -40,6 +40,24 @@ describe('demo', () => {
     expect(JSON.parse(lines[lines.length - 1] as string)).toMatchObject({ failures: [], roots: { match: true } });
   });
 
+  it('--fork gloas --compare: the progressive state, roots agree with @chainsafe/ssz after every block and epoch', { timeout: 120_000 }, () => {
+    const child = demo(['--validators', '300', '--blocks', '2', '--epochs', '1', '--fork', 'gloas', '--compare', '--json']);
+    expect(child.status).toBe(0);
+    expect(child.stdout).toContain('mainnet gloas BeaconState, 300 validators');
+    const lines = child.stdout.trim().split('\n');
+    expect(JSON.parse(lines[lines.length - 1] as string)).toMatchObject({ failures: [], roots: { match: true }, compare: { ran: true, checks: 3, agreed: 3 } });
+  });
+
+  it('--upgrade-at: a fulu state upgraded to gloas between blocks, its time and sharing printed, the final root a full rehash’s', { timeout: 120_000 }, () => {
+    const child = demo(['--validators', '300', '--blocks', '3', '--epochs', '1', '--upgrade-at', '2', '--json']);
+    expect(child.status).toBe(0);
+    expect(child.stdout).toMatch(/upgrade fulu → gloas before block 2: [0-9.]+ ms \(upgradeState \+ root\), [0-9.]+% of the gloas tree shared/);
+    const lines = child.stdout.trim().split('\n');
+    const summary = JSON.parse(lines[lines.length - 1] as string) as { failures: string[]; roots: { match: boolean }; upgrade: { block: number; ms: number } };
+    expect(summary).toMatchObject({ failures: [], roots: { match: true }, upgrade: { block: 2 } });
+    expect(summary.upgrade.ms).toBeGreaterThan(0);
+  });
+
   it('1024 validators, 4 blocks, 1 epoch, --compare: roots agree with @chainsafe/ssz and with a full rehash', { timeout: 120_000 }, () => {
     const child = demo(['--validators', '1024', '--blocks', '4', '--epochs', '1', '--seed', '7', '--compare', '--json']);
     expect(child.stderr).toBe('');
@@ -157,9 +175,15 @@ describe('demo options', () => {
   it('defaults: 2^20 validators, 64 blocks, 2 epochs', () => {
     expect(parseOptions([])).toMatchObject({ validators: 2 ** 20, blocks: 64, epochs: 2, seed: 1, compare: false, json: false, fork: 'fulu' });
   });
-  it('--fork: fulu (the default) or electra', () => {
+  it('--fork: fulu (the default), electra or gloas; --upgrade-at only from fulu, within the blocks, without --compare', () => {
     expect(parseOptions(['--fork', 'electra']).fork).toBe('electra');
-    expect(() => parseOptions(['--fork', 'gloas'])).toThrowError(UsageError);
+    expect(parseOptions(['--fork', 'gloas']).fork).toBe('gloas');
+    expect(() => parseOptions(['--fork', 'heze'])).toThrowError(UsageError);
+    expect(parseOptions(['--upgrade-at', '3', '--blocks', '8']).upgradeAt).toBe(3);
+    expect(parseOptions([]).upgradeAt).toBe(0);
+    for (const argv of [['--upgrade-at', '3', '--fork', 'gloas'], ['--upgrade-at', '9', '--blocks', '8'], ['--upgrade-at', '2', '--compare'], ['--upgrade-at', '0']]) {
+      expect(() => parseOptions(argv), argv.join(' ')).toThrowError(UsageError);
+    }
   });
   it('the default epoch count shrinks with --blocks; an explicit one must fit', () => {
     expect(parseOptions(['--blocks', '1']).epochs).toBe(1);

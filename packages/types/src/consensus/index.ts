@@ -24,9 +24,10 @@ import { hezeTypes, type HezeTypes } from './heze.js';
 import { phase0Types, type Phase0Types } from './phase0.js';
 import { FORKS, isForkName, type ForkName } from './forks.js';
 import { forkUpgradePlans, type ForkUpgradePlans as PlansOf, type UpgradeTarget } from './forkUpgrades.js';
+import { networkOf, type NetworkName } from './schedule.js';
 import { MAINNET, MINIMAL, type Preset, type PresetName } from './preset.js';
-import { upgradeView } from './upgrade.js';
-import type { ContainerType, ContainerValue, ContainerView, Fields, TreeView } from '../index.js';
+import { upgradeView, type StateContainer } from './upgrade.js';
+import { fromHex, SszError, type ContainerValue, type ContainerView, type Fields, type TreeView } from '../index.js';
 
 export { SPEC_VERSION } from './version.js';
 export {
@@ -60,7 +61,7 @@ export {
   type ScheduledFork,
 } from './schedule.js';
 export { SLOT_LAYOUTS, forkOfBytes, isSlotCarrier, slotOf, slotPrefixLength, type SlotCarrier, type SlotLayout } from './slot.js';
-export { planUpgrade, upgradeView, type FieldStep, type UpgradePlan } from './upgrade.js';
+export { binaryToProgressive, planUpgrade, upgradeView, type FieldConvert, type FieldInitial, type FieldStep, type StateContainer, type UpgradePlan } from './upgrade.js';
 export type { UpgradeTarget } from './forkUpgrades.js';
 export { FORKS, isForkName, type ForkName } from './forks.js';
 export { TYPE_BYTE_BOUNDS, applyByteBounds, p2pPayloadBound } from './bounds.js';
@@ -117,7 +118,7 @@ export function typesOf<F extends ForkName>(fork: F, preset: PresetName = 'mainn
 }
 
 /** The upgrade plans of a preset's types: which fields each fork pair carries, converts or adds. */
-export type ForkUpgradePlans = PlansOf<ForkTypes>;
+export type ForkUpgradePlans = PlansOf;
 
 const plans: Partial<Record<PresetName, ForkUpgradePlans>> = {};
 
@@ -126,22 +127,57 @@ export function upgradePlans(preset: PresetName = 'mainnet'): ForkUpgradePlans {
   return (plans[preset] ??= forkUpgradePlans(preset === 'minimal' ? minimal : mainnet));
 }
 
-type PlanFields<T extends UpgradeTarget, Side extends 'from' | 'to'> = ForkUpgradePlans[T][Side] extends ContainerType<infer F extends Fields> ? F : never;
+type PlanFields<T extends UpgradeTarget, Side extends 'from' | 'to'> = ForkUpgradePlans[T][Side] extends StateContainer<infer F extends Fields> ? F : never;
+
+/** How `upgradeState` runs: the preset, the caller's values, and where the new fork version comes from. */
+export interface UpgradeOptions<T extends UpgradeTarget> {
+  preset?: PresetName;
+  /** New fields' values (e.g. `proposer_lookahead`, `ptc_window`); a value for a carried field replaces it. */
+  values?: Partial<ContainerValue<PlanFields<T, 'to'>>>;
+  /**
+   * The target fork's version, or the network whose schedule gives it: then
+   * `fork` (unless in `values`) is the spec's `Fork(previous_version =
+   * pre.fork.current_version, current_version = version, epoch =
+   * current epoch)`. Without either, `fork` is carried unless given.
+   */
+  forkVersion?: Uint8Array;
+  network?: NetworkName;
+}
+
+/** The version of fork `to` on `network`; a network without one assigned is an `INVALID_VALUE`. */
+function versionOn(network: NetworkName, to: ForkName): Uint8Array {
+  const entry = networkOf(network).forks.find((f) => f.fork === to);
+  if (entry?.version == null) throw new SszError('INVALID_VALUE', `${network} has no ${to} fork version`, -1, 'BeaconState');
+  return fromHex(entry.version);
+}
 
 /**
  * A view of the fork before `to`'s BeaconState upgraded to a view of `to`'s,
  * reusing the tree: every unchanged field's subtree is carried over as it
- * is; new fields take `values` (e.g. `proposer_lookahead`) or their
- * defaults, and a value given for a carried field (e.g. `fork`) replaces it.
+ * is, binary lists that became progressive are converted sharing their
+ * elements, new fields take `values` (e.g. `proposer_lookahead`,
+ * `ptc_window`), else the spec's initial values or their defaults; a value
+ * given for a carried field (e.g. `fork`) replaces it.
  *
- *   const fulu = upgradeState(electraView, 'fulu', { values: { proposer_lookahead, fork } });
+ *   const fulu = upgradeState(electraView, 'fulu', { values: { proposer_lookahead }, network: 'mainnet' });
+ *   const gloas = upgradeState(fulu, 'gloas', { values: { ptc_window }, network: 'mainnet' });
  */
 export function upgradeState<T extends UpgradeTarget>(
   view: TreeView<ContainerValue<PlanFields<T, 'from'>>>,
   to: T,
-  options: { preset?: PresetName; values?: Partial<ContainerValue<PlanFields<T, 'to'>>> } = {},
+  options: UpgradeOptions<T> = {},
 ): ContainerView<PlanFields<T, 'to'>> {
-  const plan = upgradePlans(options.preset ?? 'mainnet')[to];
-  return upgradeView(plan as never, view as never, (options.values ?? {}) as never) as ContainerView<PlanFields<T, 'to'>>;
+  const preset = options.preset ?? 'mainnet';
+  const plan = upgradePlans(preset)[to];
+  const values: Record<string, unknown> = { ...(options.values ?? {}) };
+  const version = options.forkVersion ?? (options.network === undefined ? undefined : versionOn(options.network, to));
+  if (version !== undefined && values.fork === undefined) {
+    if (view.type !== (plan.from as unknown)) {
+      throw new SszError('INVALID_VALUE', `the view is a ${view.type.typeName}, the plan upgrades a ${plan.from.typeName}`, -1, plan.to.typeName);
+    }
+    const pre = view as unknown as { slot: bigint; fork: { current_version: Uint8Array } };
+    const slotsPerEpoch = BigInt((preset === 'minimal' ? MINIMAL : MAINNET).SLOTS_PER_EPOCH);
+    values.fork = { previous_version: pre.fork.current_version.slice(), current_version: version, epoch: pre.slot / slotsPerEpoch };
+  }
+  return upgradeView(plan as never, view as never, values as never) as ContainerView<PlanFields<T, 'to'>>;
 }
-

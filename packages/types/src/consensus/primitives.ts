@@ -13,6 +13,8 @@ export const Epoch = uint64;
 export const CommitteeIndex = uint64;
 export const ValidatorIndex = uint64;
 export const Gwei = uint64;
+/** phase0 weak-subjectivity.md: an amount in Ether. */
+export const Ether = uint64;
 export const WithdrawalIndex = uint64;
 export const BlobIndex = uint64;
 export const ColumnIndex = uint64;
@@ -25,6 +27,8 @@ export const SubnetID = uint64;
 export const ParticipationFlags = uint8;
 /** gloas fork-choice.md: one of the PAYLOAD_STATUS_* values. */
 export const PayloadStatus = uint8;
+/** bellatrix p2p-interface.md: the status of a payload's validation by the execution engine. */
+export const PayloadValidationStatus = uint8;
 export const Uint256 = uint256;
 export const NodeID = uint256;
 export const Root = byteVector(32);

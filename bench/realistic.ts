@@ -1,6 +1,6 @@
 /**
  * Mainnet-realistic benchmark: the demo's block and epoch (demo/workload.ts,
- * demo/apply.ts) on a mainnet fulu (or electra) BeaconState of 2^20
+ * demo/apply.ts) on a mainnet fulu (or electra, or gloas) BeaconState of 2^20
  * validators (demo/state.ts), ours side by side with Lodestar's own types
  * (@lodestar/types `ssz.fulu.BeaconState`, @chainsafe/ssz ViewDU on
  * hashtree), each side in a child process of its own, every step run by
@@ -24,7 +24,7 @@
  * hashes (counted by wrapping the active backend), and the time the hasher
  * alone takes for the same layer sizes.
  *
- * Usage: npm run bench:realistic -- [--rounds 3] [--warmup 1] [--fork fulu|electra]
+ * Usage: npm run bench:realistic -- [--rounds 3] [--warmup 1] [--fork fulu|electra|gloas]
  *        [--validators 1048576] [--threads N (our side's pool)] [--write]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -51,7 +51,7 @@ function arg(name: string): string | undefined {
 }
 const ROLE = process.argv[2];
 const FORK = (arg('fork') ?? 'fulu') as DemoFork;
-if (!(FORK in STATE_TYPES)) throw new Error(`--fork: fulu or electra, got ${FORK}`);
+if (!(FORK in STATE_TYPES)) throw new Error(`--fork: ${Object.keys(STATE_TYPES).join(', ')}; got ${FORK}`);
 const N = Number(arg('validators') ?? 2 ** 20);
 const THREADS = Number(arg('threads') ?? 0);
 const SEED = 1;
@@ -133,7 +133,8 @@ function oursSide(): Side {
 function peerSide(): Side {
   setPeerHasher(hashtreeHasher);
   const T = (ssz as Dyn)[FORK].BeaconState;
-  const Participation = (ssz as Dyn).altair.EpochParticipation;
+  // The fork's own participation list type: gloas makes it a progressive list.
+  const Participation = T.fields.currentEpochParticipation;
   let head: Dyn = null;
   let next: Dyn = null;
   let headRoot: Uint8Array = new Uint8Array(32);

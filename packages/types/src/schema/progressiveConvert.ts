@@ -29,7 +29,7 @@
  * store, `LIMIT_EXCEEDED` for a binary limit below the length).
  * @module
  */
-import type { NodeId, NodeStore, Tree } from '@ssztree/core';
+import { registerRecordPairs, type NodeId, type NodeStore, type Tree } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { sameShape } from '../shape.js';
 import { type SszType, TreeView } from '../type.js';
@@ -45,14 +45,17 @@ interface PackedListKind extends SszType<unknown> {
   _view(store: NodeStore, node: NodeId, tree?: Tree): TreeView<unknown>;
 }
 
+/** Thrown through a record build when the source holds other nodes than records where its elements are. */
+const NOT_RECORDS = new Error('not a level of records');
+
 /** What the conversion reads and builds of a composite list schema (CompositeListBase and its subclasses). */
 interface CompositeListKind extends SszType<unknown> {
   readonly elementType: SszType<unknown> & { _compactKind?(): number };
   _lengthOf(store: NodeStore, node: NodeId): { length: number; contents: NodeId };
   _checkLength(length: number, offset: number): void;
   _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[];
-  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[];
-  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null;
+  _copyRecordRange(store: NodeStore, contents: NodeId, length: number, kind: number, start: number, count: number, out: Uint8Array): boolean;
+  _treeOfRecords(store: NodeStore, kind: number, length: number, read: (start: number, count: number, out: Uint8Array) => void): NodeId;
   _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId;
   _view(store: NodeStore, node: NodeId, tree?: Tree): TreeView<unknown>;
 }
@@ -101,14 +104,19 @@ export function convertComposite(view: unknown, to: CompositeListKind, isFrom: (
     const { length, contents } = source._lengthOf(store, root);
     to._checkLength(length, -1);
     const elem = to.elementType;
-    if ((elem._compactKind?.() ?? -1) >= 0) {
-      // Compact records: copied record by record into the new shape's record trees (a pair stands at both
-      // its positions in the level; the second of two equal neighbours is the pair's second half).
-      const nodes = source._pairedNodes(store, contents, length);
-      const halves = new Uint8Array(length);
-      for (let i = 1; i < length; i++) halves[i] = nodes[i] === nodes[i - 1] && halves[i - 1] === 0 ? 1 : 0;
-      const tree = to._treeOfRecordNodes(store, nodes, halves);
-      if (tree !== null) return to._view(store, tree);
+    const kind = elem._compactKind?.() ?? -1;
+    if (kind >= 0) {
+      // Compact records: the new shape's record trees built and hashed run by run, each run's bytes copied
+      // straight from the source's records into the new slots (one native copy per run of neighbouring slots).
+      registerRecordPairs(kind);
+      try {
+        return to._view(store, to._treeOfRecords(store, kind, length, (start, count, out) => {
+          if (!source._copyRecordRange(store, contents, length, kind, start, count, out)) throw NOT_RECORDS;
+        }));
+      } catch (e) {
+        // A build whose fill throws is undone: what was built of other subtrees floats until the next sweep.
+        if (e !== NOT_RECORDS) throw e;
+      }
     }
     // Anything else, wide-leaf records among them: the element subtrees themselves.
     return to._view(store, to._treeOfElementNodes(store, source._elementNodes(store, contents, length)));

@@ -6,21 +6,28 @@
  * builders):
  *
  * - composites stored as subtrees of their own (containers with lists,
- *   byte lists, …): every element's subtree is shared by reference; only
- *   the branches above the elements are new;
+ *   byte lists, …), and fixed containers stored as wide leaves of field
+ *   roots: every element's subtree is shared by reference; only the
+ *   branches above the elements are new;
  * - packed values (balances): the chunks are copied out in one bulk read
  *   and cut into the other form's pages (subtree k of a progressive list
  *   starts at chunk (4^k − 1)/3, never on an 8-chunk page boundary, so a
  *   page cannot be shared); the pages' and the upper levels' branches are
  *   hashed as they are built, the chunks themselves never;
- * - fixed-size containers stored as compact records (Validator): each
- *   record's bytes are copied, record to record, into the other form's
- *   record trees. A record pair holds two neighbours (elements 2i, 2i + 1)
- *   and only their joint root, while a progressive subtree starts at an odd
- *   element, so no pair survives the change of shape: each element's record
- *   is hashed again, in the batched record pass a build from bytes uses.
- *   (Records stored as wide leaves of field roots are shared like any
- *   element subtree.)
+ * - fixed-size containers stored as compact records (Validator): the other
+ *   form's record trees are built run of slots by run of slots, each run's
+ *   bytes copied straight from the source's records (core
+ *   `copyRecordLevel`: one native copy per run of neighbouring source
+ *   slots, no per-element id or copy), and hashed in the batched record
+ *   pass a build from bytes uses. A record pair holds two neighbours
+ *   (elements 2i, 2i + 1) and only their joint root, while a progressive
+ *   subtree starts at an odd element: no pair and no element root survives
+ *   the change of shape, so every element is hashed again (8 hashes a
+ *   Validator, most of the conversion's time). Keeping each element's root
+ *   in its pair would spare that at 32 more bytes per element in every
+ *   state. A source level holding other nodes where its records are (a
+ *   wide leaf of chunks written into it) falls back to sharing the element
+ *   subtrees.
  *
  * Invariants: the result's root equals the root of the same value under the
  * target schema; the source view is committed first and left as it was (a

@@ -208,7 +208,7 @@ describe('binary ⇄ progressive conversion: structural sharing never leaks writ
   it('records where the level holds another node (a pair stored as a wide leaf of its chunks): converted from the element subtrees, same roots', () => {
     for (const n of [6, 21, 86]) {
       const store = new NodeStore();
-      const value = records.value(n, n);
+      const value = records.value(n, n) as V[];
       const binary = Validators.deserializeToView(Validators.serialize(value), store);
       // The list's contents sit at depth 1, its elements at 1 + 40: pair 2 (elements 4, 5) at depth 40.
       const tree = binary._tree.clone();

@@ -13,7 +13,12 @@
  *   G2  the same without `ptc_window` (defaulted): the upgrade's own SSZ work;
  *   G3  bytes of the gloas state shared with the fulu one (`sharedWith`),
  *       and the root against the value API's root of the same upgrade done
- *       on values.
+ *       on values;
+ *   G4  the validators list alone converted (`gloas.Validators.fromBinaryView`)
+ *       and its root: the part of the upgrade every validator is hashed in;
+ *   G5  the same progressive list built from its bytes
+ *       (`gloas.Validators.deserializeToView(bytes)`) and its root: a rebuild
+ *       that hashes every validator too, the floor G4 is compared with.
  * The first G1 is the first fulu → gloas upgrade in the process (no
  * warm-up: what a node pays at the fork); then rounds interleave G1 and G2,
  * alternating which goes first, each after a forced GC, each from the same
@@ -73,17 +78,40 @@ function run(withPtc: boolean): { ms: number; root: string; shared: number; byte
   return { ms, root: toHex(root), shared: s.sharedBytes, bytes: s.bytes };
 }
 
+const Validators = mainnet.gloas.Validators;
+const validatorBytes = mainnet.fulu.BeaconState.fields.validators.serialize(value.validators);
+/** G4 (`convert`) or G5: the validators list alone, converted or built from its bytes, then its root. */
+function list(convert: boolean): { ms: number; root: string } {
+  const t0 = performance.now();
+  const view = convert ? Validators.fromBinaryView(fulu.validators) : Validators.deserializeToView(validatorBytes, fulu.store);
+  const root = view.hashTreeRoot();
+  const ms = performance.now() - t0;
+  view.dispose();
+  return { ms, root: toHex(root) };
+}
+
 gc();
 const first = run(true);
 const withPtc: number[] = [];
 const without: number[] = [];
+const converted: number[] = [];
+const fromBytes: number[] = [];
+const listRoots = new Set<string>();
 let last = first;
+const kinds = ['g1', 'g2', 'g4', 'g5'] as const;
 for (let r = 0; r < ROUNDS; r++) {
-  for (const ptc of r % 2 === 0 ? [true, false] : [false, true]) {
+  for (let j = 0; j < kinds.length; j++) {
+    const kind = kinds[(r + j) % kinds.length]!;
     gc();
-    const o = run(ptc);
-    (ptc ? withPtc : without).push(o.ms);
-    if (ptc) last = o;
+    if (kind === 'g4' || kind === 'g5') {
+      const o = list(kind === 'g4');
+      (kind === 'g4' ? converted : fromBytes).push(o.ms);
+      listRoots.add(o.root);
+      continue;
+    }
+    const o = run(kind === 'g1');
+    (kind === 'g1' ? withPtc : without).push(o.ms);
+    if (kind === 'g1') last = o;
   }
 }
 
@@ -113,9 +141,14 @@ const expected = toHex(
     ptc_window: ptcWindow,
   }),
 );
-const rootsAgree = first.root === expected && last.root === expected;
+const listRoot = toHex(Validators.hashTreeRoot(value.validators));
+const rootsAgree = first.root === expected && last.root === expected && listRoots.size === 1 && listRoots.has(listRoot);
 const a = summarize(withPtc);
 const b = summarize(without);
+const c = summarize(converted);
+const d = summarize(fromBytes);
+const ratios = converted.map((x, i) => x / fromBytes[i]!).sort((p, q) => p - q);
+const ratio = ratios[Math.floor(ratios.length / 2)]!;
 const load = loadavg().map((x) => x.toFixed(2)).join(' ');
 let uptime = '';
 try {
@@ -128,7 +161,7 @@ const report = `\`npm run bench:upgrade -- --rounds ${ROUNDS}${N === 2 ** 20 ? '
 (Machine: ${cpuModel()} × ${cpus().length}, Node ${process.version}; hasher \`${getHasher()}\`; ${date} UTC; \`uptime\`: ${uptime}; shared 2-core machine, other engineers' jobs running)
 
 A mainnet fulu BeaconState of ${N} validators upgraded to gloas (\`upgradeState(view, 'gloas', { network: 'mainnet', values })\`), then its root.
-The first row is the first fulu → gloas upgrade in the process (no warm-up); the medians are of ${ROUNDS} rounds after it, G1 and G2 interleaved; min–max in brackets.
+The first row is the first fulu → gloas upgrade in the process (no warm-up); the medians are of ${ROUNDS} rounds after it, G1, G2, G4 and G5 interleaved; min–max in brackets.
 
 | row | time |
 | --- | --- |
@@ -137,6 +170,9 @@ The first row is the first fulu → gloas upgrade in the process (no warm-up); t
 | G2 upgrade + root, \`ptc_window\` defaulted, median | ${fmt(b.median, 1)} ms [${fmt(b.min, 1)}–${fmt(b.max, 1)}] |
 | G3 bytes shared with the fulu state | ${fmt((100 * last.shared) / last.bytes, 1)} % of ${fmt(last.bytes / 2 ** 20, 1)} MiB |
 | G3 root = the value API's root of the same upgrade | ${rootsAgree ? 'yes' : 'NO'} |
+| G4 the validators list alone: \`gloas.Validators.fromBinaryView\` + root, median | ${fmt(c.median, 1)} ms [${fmt(c.min, 1)}–${fmt(c.max, 1)}] |
+| G5 the same list built from its bytes: \`deserializeToView\` + root, median | ${fmt(d.median, 1)} ms [${fmt(d.min, 1)}–${fmt(d.max, 1)}] |
+| G4 / G5, paired by round, median | ${fmt(ratio, 2)}× [${fmt(ratios[0]!, 2)}–${fmt(ratios[ratios.length - 1]!, 2)}] |
 `;
 console.log(report);
 if (!rootsAgree) {

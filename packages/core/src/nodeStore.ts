@@ -22,6 +22,7 @@ import { StoreCore } from './store/storeCore.js';
 import { collectLevel, copyLevelBytes, copyWide } from './read/bulk.js';
 import { buildPairTree, buildRecordTree, type RecordFill } from './build/recordTrees.js';
 import { layoutOf } from './nodes/recordLayouts.js';
+import { copyRecordLevel } from './wide/recordLevel.js';
 import { copyRecordBytes, createRecord, createRecordRows, recordOffset, recordPage } from './wide/records.js';
 import { createWide, createWideRows, readWideChunks, scanLiveChunks, wideDepth } from './wide/wideLeaves.js';
 import { buildFromPages, type PageSource } from './build/pages.js';
@@ -142,6 +143,28 @@ export class NodeStore extends StoreCore {
     checkDepth(depth, 0, 53);
     if (!Number.isSafeInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('BAD_INPUT', `${count} nodes at depth ${depth}`);
     return collectLevel(this, root, depth, count, true);
+  }
+
+  /**
+   * Copies the bytes of records [start, start + count) at level `depth`
+   * below `root` — base records of kind `kind`, or their pairs one level
+   * up — to `out[offset, offset + count · size)`, back to back
+   * (wide/recordLevel.ts: one native copy per run of neighbouring slots).
+   * Returns false, with `out` partly written, when that range holds any
+   * other node.
+   */
+  copyRecordLevel(root: NodeId, depth: number, start: number, count: number, kind: number, out: Uint8Array, offset: number): boolean {
+    this.check(root);
+    checkDepth(depth, 0, 53);
+    const layout = Number.isInteger(kind) ? layoutOf(kind) : undefined;
+    if (layout === undefined || layout.halves !== 0) throw new CoreError('BAD_INPUT', `no base record layout has kind ${String(kind)}`);
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(count) || start < 0 || count < 0 || start + count > 2 ** depth) {
+      throw new CoreError('BAD_INPUT', `records ${start}..${start + count} at depth ${depth}`);
+    }
+    if (!(out instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + count * layout.size > out.length) {
+      throw new CoreError('BAD_INPUT', `${count} records of ${layout.size} bytes do not fit at offset ${offset}`);
+    }
+    return copyRecordLevel(this, root, depth, start, count, kind, out, offset);
   }
 
   /** How many base records `id` holds as a record pair (2), or 0 for any other node. */

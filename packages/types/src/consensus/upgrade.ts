@@ -9,8 +9,10 @@
  *   taken as it is (no node copied, nothing rehashed);
  * - `convert`: built from the source field's subtree by a function. A
  *   `List[T, N]` that becomes a `ProgressiveList[T]` gets one by itself
- *   (`fromBinaryView`: element subtrees shared, records and pages rebuilt
- *   from their bytes, only the new inner nodes hashed);
+ *   (`fromBinaryView`: element subtrees shared and only the new inner
+ *   nodes hashed; pages rebuilt from their chunks; records rebuilt from
+ *   their bytes and hashed again, since no record pair and no element root
+ *   survives the change of shape — schema/progressiveConvert.ts);
  * - `new`: from the caller's value, else the plan's `initial` value (the
  *   spec's initialisation, computed from the source view when it needs
  *   it), else the type's default.

@@ -164,11 +164,6 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return this.records === null ? null : this.records.treeFromBytes(data, start, count, depth, store);
   }
 
-  /** @internal The subtree of `depth` of copies of records already in the store, or null (`ContainerRecords.treeFromRecords`). */
-  _recordTreeFromRecords(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array, first: number, count: number, depth: number): NodeId | null {
-    return this.records === null ? null : this.records.treeFromRecords(store, nodes, halves, first, count, depth);
-  }
-
   override _toNodes(values: readonly ContainerValue<F>[], store: NodeStore): NodeId[] {
     return this.records === null ? super._toNodes(values, store) : this.records.fromValues(values, store);
   }

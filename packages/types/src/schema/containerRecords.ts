@@ -206,27 +206,6 @@ export class ContainerRecords {
   }
 
   /**
-   * The subtree of `depth` whose first leaves are copies of the records
-   * nodes[first .. first + count) of this kind already in `store` (a list's
-   * level as `collectPaired` gives it: a pair stands at both its positions,
-   * `halves[i]` says which half position i is), stored as compact records
-   * (pairs where a pair kind is free), hashed as built; or null without a
-   * compact record kind. The bytes are copied as they are: they passed the
-   * decoder's checks when they came into the store.
-   */
-  treeFromRecords(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array, first: number, count: number, depth: number): NodeId | null {
-    const kind = this.listKind();
-    if (kind < 0) return null;
-    const size = this.owner.size;
-    return store.recordPairTree(kind, count, depth, (out, _view, at, n) => {
-      for (let i = 0; i < n; i++) {
-        const p = first + at + i;
-        store.copyRecordRange(nodes[p] as NodeId, (halves[p] as number) * size, size, out, i * size);
-      }
-    });
-  }
-
-  /**
    * `count` record nodes straight from their serialization at `data[start]`
    * (back to back), validated first. Compact records: the bytes themselves,
    * one copy per run of slots. Wide leaves: field bytes copied into each

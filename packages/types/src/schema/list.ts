@@ -17,7 +17,7 @@ import { SszType, type AnyType, type ValueOf } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { elementNodes, elementValues } from '../tree/elements.js';
 import { readChunks, readNodes, subtreeFromNodes } from '../tree/nodes.js';
-import { compositesTreeSize, copyLevel, levelNodes, recordLevelNodes, writeCompositeLevel } from '../tree/write.js';
+import { compositesTreeSize, copyLevel, levelNodes, writeCompositeLevel } from '../tree/write.js';
 import { CompositeListBase, PackedListBase, type RecordTreeBuilder } from './listBase.js';
 import { shapeKey } from '../shape.js';
 
@@ -149,14 +149,22 @@ export class ListCompositeType<V, ET = SszType<V>> extends CompositeListBase<V> 
   _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
     return readNodes(store, contents, depthForLimit(this.limit), length);
   }
-  /** @internal The `length` element nodes of the contents subtree, a record pair standing at both its positions (not floating). */
-  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
-    return recordLevelNodes(store, contents, depthForLimit(this.limit), length);
+  /**
+   * @internal Copies the bytes of elements [start, start + count), records
+   * of base kind `kind` (pairs among them), to `out` back to back; false
+   * when that range holds anything else.
+   */
+  _copyRecordRange(store: NodeStore, contents: NodeId, _length: number, kind: number, start: number, count: number, out: Uint8Array): boolean {
+    const depth = depthForLimit(this.limit);
+    return depth <= 53 && store.copyRecordLevel(contents, depth, start, count, kind, out, 0);
   }
-  /** @internal The list node over copies of the records `nodes` (as `_pairedNodes` gives them), or null when the elements are not compact records. */
-  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null {
-    const tree = (this.elementType as RecordTreeBuilder<V>)._recordTreeFromRecords?.(store, nodes, halves, 0, nodes.length, depthForLimit(this.limit)) ?? null;
-    return tree === null ? null : store.withLength(tree, nodes.length);
+  /**
+   * @internal The list node over `length` new records of kind `kind` (in
+   * pairs), their bytes written by `read(start, count, out)` run by run,
+   * hashed as built.
+   */
+  _treeOfRecords(store: NodeStore, kind: number, length: number, read: (start: number, count: number, out: Uint8Array) => void): NodeId {
+    return store.withLength(store.recordPairTree(kind, length, depthForLimit(this.limit), (out, _view, at, n) => read(at, n, out)), length);
   }
   /** @internal The list node over element nodes `nodes`: a subtree of the limit's depth, the length mixed in. */
   _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId {

@@ -30,7 +30,6 @@ export interface RecordTreeBuilder<V> {
   readonly _recordDepth?: number;
   _recordTreeFromValues?(values: readonly V[], depth: number, store: NodeStore): NodeId | null;
   _recordTreeFromBytes?(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null;
-  _recordTreeFromRecords?(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array, first: number, count: number, depth: number): NodeId | null;
   _compactKind?(): number;
 }
 

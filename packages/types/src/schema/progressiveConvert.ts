@@ -6,21 +6,28 @@
  * builders):
  *
  * - composites stored as subtrees of their own (containers with lists,
- *   byte lists, …): every element's subtree is shared by reference; only
- *   the branches above the elements are new;
+ *   byte lists, …), and fixed containers stored as wide leaves of field
+ *   roots: every element's subtree is shared by reference; only the
+ *   branches above the elements are new;
  * - packed values (balances): the chunks are copied out in one bulk read
  *   and cut into the other form's pages (subtree k of a progressive list
  *   starts at chunk (4^k − 1)/3, never on an 8-chunk page boundary, so a
  *   page cannot be shared); the pages' and the upper levels' branches are
  *   hashed as they are built, the chunks themselves never;
- * - fixed-size containers stored as compact records (Validator): each
- *   record's bytes are copied, record to record, into the other form's
- *   record trees. A record pair holds two neighbours (elements 2i, 2i + 1)
- *   and only their joint root, while a progressive subtree starts at an odd
- *   element, so no pair survives the change of shape: each element's record
- *   is hashed again, in the batched record pass a build from bytes uses.
- *   (Records stored as wide leaves of field roots are shared like any
- *   element subtree.)
+ * - fixed-size containers stored as compact records (Validator): the other
+ *   form's record trees are built run of slots by run of slots, each run's
+ *   bytes copied straight from the source's records (core
+ *   `copyRecordLevel`: one native copy per run of neighbouring source
+ *   slots, no per-element id or copy), and hashed in the batched record
+ *   pass a build from bytes uses. A record pair holds two neighbours
+ *   (elements 2i, 2i + 1) and only their joint root, while a progressive
+ *   subtree starts at an odd element: no pair and no element root survives
+ *   the change of shape, so every element is hashed again (8 hashes a
+ *   Validator, most of the conversion's time). Keeping each element's root
+ *   in its pair would spare that at 32 more bytes per element in every
+ *   state. A source level holding other nodes where its records are (a
+ *   wide leaf of chunks written into it) falls back to sharing the element
+ *   subtrees.
  *
  * Invariants: the result's root equals the root of the same value under the
  * target schema; the source view is committed first and left as it was (a
@@ -29,7 +36,7 @@
  * store, `LIMIT_EXCEEDED` for a binary limit below the length).
  * @module
  */
-import type { NodeId, NodeStore, Tree } from '@ssztree/core';
+import { registerRecordPairs, type NodeId, type NodeStore, type Tree } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { sameShape } from '../shape.js';
 import { type SszType, TreeView } from '../type.js';
@@ -45,14 +52,17 @@ interface PackedListKind extends SszType<unknown> {
   _view(store: NodeStore, node: NodeId, tree?: Tree): TreeView<unknown>;
 }
 
+/** Thrown through a record build when the source holds other nodes than records where its elements are. */
+const NOT_RECORDS = new Error('not a level of records');
+
 /** What the conversion reads and builds of a composite list schema (CompositeListBase and its subclasses). */
 interface CompositeListKind extends SszType<unknown> {
   readonly elementType: SszType<unknown> & { _compactKind?(): number };
   _lengthOf(store: NodeStore, node: NodeId): { length: number; contents: NodeId };
   _checkLength(length: number, offset: number): void;
   _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[];
-  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[];
-  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null;
+  _copyRecordRange(store: NodeStore, contents: NodeId, length: number, kind: number, start: number, count: number, out: Uint8Array): boolean;
+  _treeOfRecords(store: NodeStore, kind: number, length: number, read: (start: number, count: number, out: Uint8Array) => void): NodeId;
   _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId;
   _view(store: NodeStore, node: NodeId, tree?: Tree): TreeView<unknown>;
 }
@@ -101,14 +111,19 @@ export function convertComposite(view: unknown, to: CompositeListKind, isFrom: (
     const { length, contents } = source._lengthOf(store, root);
     to._checkLength(length, -1);
     const elem = to.elementType;
-    if ((elem._compactKind?.() ?? -1) >= 0) {
-      // Compact records: copied record by record into the new shape's record trees (a pair stands at both
-      // its positions in the level; the second of two equal neighbours is the pair's second half).
-      const nodes = source._pairedNodes(store, contents, length);
-      const halves = new Uint8Array(length);
-      for (let i = 1; i < length; i++) halves[i] = nodes[i] === nodes[i - 1] && halves[i - 1] === 0 ? 1 : 0;
-      const tree = to._treeOfRecordNodes(store, nodes, halves);
-      if (tree !== null) return to._view(store, tree);
+    const kind = elem._compactKind?.() ?? -1;
+    if (kind >= 0) {
+      // Compact records: the new shape's record trees built and hashed run by run, each run's bytes copied
+      // straight from the source's records into the new slots (one native copy per run of neighbouring slots).
+      registerRecordPairs(kind);
+      try {
+        return to._view(store, to._treeOfRecords(store, kind, length, (start, count, out) => {
+          if (!source._copyRecordRange(store, contents, length, kind, start, count, out)) throw NOT_RECORDS;
+        }));
+      } catch (e) {
+        // A build whose fill throws is undone: what was built of other subtrees floats until the next sweep.
+        if (e !== NOT_RECORDS) throw e;
+      }
     }
     // Anything else, wide-leaf records among them: the element subtrees themselves.
     return to._view(store, to._treeOfElementNodes(store, source._elementNodes(store, contents, length)));

@@ -213,21 +213,35 @@ export class ProgressiveListCompositeType<V, ET = SszType<V>> extends CompositeL
   _elementNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
     return progressiveNodes(store, contents, length);
   }
-  /** @internal The `length` element nodes of the contents subtree, a record pair standing at both its positions (not floating). */
-  _pairedNodes(store: NodeStore, contents: NodeId, length: number): NodeId[] {
-    return progressiveNodes(store, contents, length, true);
-  }
-  /** @internal The list node over copies of the records `nodes` (as `_pairedNodes` gives them), subtree by subtree, or null when the elements are not compact records. */
-  _treeOfRecordNodes(store: NodeStore, nodes: readonly NodeId[], halves: Uint8Array): NodeId | null {
-    const elem = this.elementType as RecordTreeBuilder<V>;
-    const subtrees: NodeId[] = [];
-    for (let k = 0; k < subtreeCount(nodes.length); k++) {
-      const { first, count } = subtreeElements(k, nodes.length, 1);
-      const tree = elem._recordTreeFromRecords?.(store, nodes, halves, first, count, 2 * k) ?? null;
-      if (tree === null) return null;
-      subtrees.push(tree);
+  /**
+   * @internal Copies the bytes of elements [start, start + count) of the
+   * `length` in the contents subtree, records of base kind `kind` (pairs
+   * among them), to `out` back to back, subtree by subtree; false when that
+   * range holds anything else.
+   */
+  _copyRecordRange(store: NodeStore, contents: NodeId, length: number, kind: number, start: number, count: number, out: Uint8Array): boolean {
+    const size = this.elementType.fixedSize as number;
+    const subtrees = readSpine(store, contents, subtreeCount(length));
+    for (let k = 0; k < subtrees.length; k++) {
+      const { first, count: n } = subtreeElements(k, length, 1);
+      const lo = Math.max(start, first);
+      const hi = Math.min(start + count, first + n);
+      if (lo < hi && !store.copyRecordLevel(subtrees[k] as NodeId, 2 * k, lo - first, hi - lo, kind, out, (lo - start) * size)) return false;
     }
-    return store.withLength(spineOver(store, subtrees), nodes.length);
+    return true;
+  }
+  /**
+   * @internal The list node over `length` new records of kind `kind` (pairs
+   * inside each subtree), their bytes written by `read(start, count, out)`
+   * run by run, hashed as built.
+   */
+  _treeOfRecords(store: NodeStore, kind: number, length: number, read: (start: number, count: number, out: Uint8Array) => void): NodeId {
+    const subtrees: NodeId[] = [];
+    for (let k = 0; k < subtreeCount(length); k++) {
+      const { first, count } = subtreeElements(k, length, 1);
+      subtrees.push(store.recordPairTree(kind, count, 2 * k, (out, _view, at, n) => read(first + at, n, out)));
+    }
+    return store.withLength(spineOver(store, subtrees), length);
   }
   /** @internal The list node over element nodes `nodes`: the progressive spine, the length mixed in. */
   _treeOfElementNodes(store: NodeStore, nodes: readonly NodeId[]): NodeId {

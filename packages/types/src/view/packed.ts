@@ -286,7 +286,10 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       // The committed bytes go to `orig` (what commit compares with), and from there into the working copy.
       const w0 = at >>> 2;
       this.#loadCommitted(p, this.#orig, w0);
-      this.#words.set(this.#orig.subarray(w0, w0 + (this.#pageBytes >>> 2)), w0);
+      // A word loop, not set(subarray()): no view object per page loaded (a block loads ~1500 pages).
+      const words = this.#words;
+      const orig = this.#orig;
+      for (let w = w0, end = w0 + (this.#pageBytes >>> 2); w < end; w++) words[w] = orig[w]!;
       put = this.#elem._put(this.#slab, this.#words, at + o, value);
       if (put < 0) this.#encode(value); // throws the typed error
     } catch (e) {

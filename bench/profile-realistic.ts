@@ -11,6 +11,13 @@
  * Each block and epoch ends with a task turn, as between a client's blocks (old versions are freed there).
  *
  * `--only participation` times the participation `set` loop of each block alone (on a clone dropped after).
+ *
+ * `--phases` applies each block in its parts instead (the same writes as demo/apply.ts's `applyBlock`, in
+ * its order; the root printed at the end is the same) and prints each part's p50, wall and CPU (steady:
+ * after the first 8 blocks; and the first 8): the header and roots, the 1024 balances, the 128
+ * validators, the participation flags; then the commit, field by field (the field's own commit and the
+ * store's flush after it, so each field's hashing is counted with it), the rest and the root; and the
+ * old head's dispose, which the realistic bench counts in its commit + root.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -20,7 +27,7 @@ import { toHex, type ViewOf } from '@ssztree/types';
 import { applyBlock, applyEpoch, type RotateParticipation, type StateLike } from '../demo/apply.js';
 import { Rng } from '../demo/rng.js';
 import { type BeaconState as ElectraState, generateState, START_SLOT, STATE_TYPES, type DemoFork } from '../demo/state.js';
-import { planBlock, planEpoch, SLOTS_PER_EPOCH } from '../demo/workload.js';
+import { planBlock, planEpoch, SLOTS_PER_EPOCH, ValidatorChange } from '../demo/workload.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -61,8 +68,76 @@ if (session) {
   await session.post('Profiler.start');
 }
 const c: number[] = [];
+/** `--phases`: wall and CPU ms of each part of each block, by part. */
+const parts = new Map<string, { wall: number[]; cpu: number[] }>();
+let partWall = 0;
+let partCpu = 0;
+const part = (name: string): void => {
+  const wall = performance.now();
+  const used = cpu();
+  let p = parts.get(name);
+  if (p === undefined) parts.set(name, (p = { wall: [], cpu: [] }));
+  p.wall.push(wall - partWall);
+  p.cpu.push(used - partCpu);
+  partWall = performance.now();
+  partCpu = cpu();
+};
+const ZERO_ROOT = new Uint8Array(32);
 for (let k = 1; k <= BLOCKS; k++) {
   const plan = planBlock(new Rng(1000 + k), N, START_SLOT + k);
+  if (process.argv.includes('--phases')) {
+    partWall = performance.now();
+    partCpu = cpu();
+    const s = head.clone();
+    // demo/apply.ts `applyBlock`, part by part.
+    const previousSlot = Number(s.slot);
+    s.state_roots.set(previousSlot % 8192, root);
+    s.block_roots.set(previousSlot % 8192, plan.parentRoot);
+    s.slot = plan.slot;
+    const header = s.latest_block_header;
+    header.slot = plan.slot;
+    header.proposer_index = plan.proposer;
+    header.parent_root = plan.parentRoot;
+    header.state_root = ZERO_ROOT;
+    header.body_root = plan.bodyRoot;
+    s.randao_mixes.set(plan.epoch % 65536, plan.randaoMix);
+    part('writes: clone, header, roots, randao mix');
+    const balances = s.balances;
+    for (let j = 0; j < plan.balanceIndex.length; j++) balances.set(plan.balanceIndex[j]!, plan.balanceValue[j]!);
+    part('writes: 1024 balances');
+    const validators = s.validators;
+    for (let j = 0; j < plan.validatorIndex.length; j++) {
+      const v = validators.get(plan.validatorIndex[j]!);
+      const value = plan.validatorValue[j]!;
+      if (plan.validatorChange[j] === ValidatorChange.Slashed) {
+        v.slashed = true;
+        v.withdrawable_epoch = BigInt(plan.epoch + 8192);
+      } else if (plan.validatorChange[j] === ValidatorChange.Exit) {
+        v.exit_epoch = value;
+        v.withdrawable_epoch = value + 256n;
+      } else v.effective_balance = value;
+    }
+    part(`writes: ${plan.validatorIndex.length} validators`);
+    const flags = s.current_epoch_participation;
+    for (let j = 0; j < plan.participationIndex.length; j++) {
+      const i = plan.participationIndex[j]!;
+      flags.set(i, flags.get(i) | plan.participationFlags[j]!);
+    }
+    part('writes: participation flags');
+    const store = s._tree.store;
+    for (const [name, view] of [['participation', flags], ['balances', balances], ['validators', validators]] as const) {
+      view._commitNow();
+      store.flush();
+      part(`commit: ${name} (commit, flush)`);
+    }
+    root = s.hashTreeRoot();
+    part('commit: the rest + root');
+    head.dispose();
+    part('dispose of the old head');
+    head = s;
+    await turn();
+    continue;
+  }
   const next = head.clone();
   if (ONLY === 'participation') {
     const flags = next.current_epoch_participation;
@@ -93,7 +168,14 @@ for (let k = 1; k <= BLOCKS; k++) {
   await turn();
 }
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]?.toFixed(2);
-console.log(`blocks: writes p50 ${med(w)} ms (CPU ${med(wc)} ms), commit+root p50 ${med(c)} ms (last 8 writes ${w.slice(-8).map((x) => x.toFixed(2)).join(' ')})`);
+if (parts.size > 0) {
+  const sum = (pick: (p: { wall: number[]; cpu: number[] }) => number[], from: number, to: number) =>
+    [...parts.values()].reduce((a, p) => a + Number(med(pick(p).slice(from, to))), 0).toFixed(2);
+  console.log('part: steady p50 ms wall (CPU) | first 8 wall (CPU)');
+  for (const [name, p] of parts) console.log(`  ${name}: ${med(p.wall.slice(8))} (${med(p.cpu.slice(8))}) | ${med(p.wall.slice(0, 8))} (${med(p.cpu.slice(0, 8))})`);
+  console.log(`  sum of the parts' p50s: ${sum((p) => p.wall, 8, BLOCKS)} (${sum((p) => p.cpu, 8, BLOCKS)}) | ${sum((p) => p.wall, 0, 8)} (${sum((p) => p.cpu, 0, 8)})`);
+}
+if (w.length > 0) console.log(`blocks: writes p50 ${med(w)} ms (CPU ${med(wc)} ms), commit+root p50 ${med(c)} ms (last 8 writes ${w.slice(-8).map((x) => x.toFixed(2)).join(' ')})`);
 for (let e = 0; e < EPOCHS && ONLY === undefined; e++) {
   const plan = planEpoch(new Rng(7919 + e), N, Math.floor(START_SLOT / SLOTS_PER_EPOCH) + e);
   const next = head.clone();

@@ -1,9 +1,11 @@
 /**
  * Navigation and writes: generalized indices (number and bigint), zero
  * subtrees, batch writes, no-op writes, path sharing, iteration, list
- * lengths, and the typed errors for every misuse.
+ * lengths, and the typed errors for every misuse; `getNodeAtDepth`'s
+ * direct walk against the gindex walk.
  */
 import { merkleize, mixInLength, zeroHash } from '@ssztree/hasher';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore, Tree, gindexDepth, toGindex, verifySingleProof } from '../src/index.js';
 import { chunkOf, chunksOf, codeOf, hex } from './helpers.js';
@@ -214,5 +216,40 @@ describe('typed errors', () => {
     const b = new NodeStore();
     const leaf = a.leaf(chunkOf(3));
     expect(codeOf(() => b.hash(leaf))).toBe('BAD_NODE');
+  });
+});
+
+describe('getNodeAtDepth against the gindex walk', () => {
+  it('through branches, zero subtrees and wide leaves, at depths past 31 up to 53', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(3, 12, 31, 33, 45, 52, 53),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 3 }),
+        (depth, spots, wideDepth) => {
+          const store = new NodeStore();
+          // Positions at level `depth - wideDepth` (wide leaves of that inner depth there, or leaves), as doubles for deep levels.
+          const level = depth - Math.min(wideDepth, depth);
+          const inner = depth - level;
+          const count = 2 ** level;
+          const positions = [...new Set(spots.map((s) => Math.floor(s * count)))].sort((a, b) => a - b);
+          const nodes = positions.map((_, k) =>
+            inner === 0 ? store.leaf(chunkOf(k + 1)) : store.wide(new Uint8Array(32 << inner).map((_, b) => (b + 7 * k + 1) & 255)),
+          );
+          const root = store.setNodesAtDepth(store.zero(depth), level, positions, nodes);
+          store.retain(root);
+          const probes = [...positions.map((p) => p * 2 ** inner + (2 ** inner - 1)), 0, 2 ** depth - 1];
+          for (const index of probes) {
+            const g = (1n << BigInt(depth)) + BigInt(index);
+            const a = store.getNodeAtDepth(root, depth, index);
+            const b = store.getNode(root, g);
+            expect(hex(store.hash(a))).toBe(hex(store.hash(b)));
+          }
+          for (let k = 0; k < positions.length; k++) expect(store.getNodeAtDepth(root, level, positions[k]!)).toBe(nodes[k]);
+          store.release(root);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

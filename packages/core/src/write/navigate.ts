@@ -15,7 +15,7 @@
  * @module
  */
 import { CoreError } from '../errors.js';
-import { bitAt, checkDepth, checkIndex, type Gindex, gindexBits } from '../gindex.js';
+import { checkDepth, checkIndex, type Gindex, gindexBits } from '../gindex.js';
 import { KIND_BRANCH, KIND_OPAQUE, KIND_ZERO, type NodeId } from '../nodes/ids.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves } from '../wide/recordPairs.js';
@@ -62,11 +62,23 @@ export function getNodeAtDepth(store: NodeStore, root: NodeId, depth: number, in
   checkDepth(depth, 0, MAX_PATH_DEPTH);
   checkIndex(depth, index);
   let cur = root;
+  // Links read straight from the branch rows, as `walkToDepth` does (a navigable element's view is made
+  // after such a walk of ~40 levels: a call per level cost about as much as the loads).
+  const branches = store.branches;
+  const meta = branches.meta;
+  const shift = branches.shift;
+  const mask = branches.mask;
+  let half = 2 ** (depth - 1);
+  let rel = index;
   for (let k = 0; k < depth; k++) {
     const kind = cur & 15;
-    const bit = bitAt(index, depth - 1 - k);
-    if (kind === KIND_BRANCH) cur = bit === 0 ? store.leftOf(cur) : store.rightOf(cur);
-    else if (kind === KIND_ZERO && cur !== 0) cur = cur - 16;
+    const right = rel >= half ? 1 : 0;
+    if (right === 1) rel -= half;
+    half /= 2;
+    if (kind === KIND_BRANCH) {
+      const slot = cur >>> 4;
+      cur = meta[slot >>> shift]![((slot & mask) << 2) + right]!;
+    } else if (kind === KIND_ZERO && cur !== 0) cur = cur - 16;
     else {
       const wd = wideDepth(cur);
       const rel = depth - k;

@@ -112,6 +112,11 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   /** See the constructor's `segment`. */
   readonly #segment: boolean;
+  /**
+   * Elements are plain uint8 (participation flags): `get` and `set` on a dirty page read and store the
+   * byte themselves instead of calling the element type (whose call sites see every packed element type).
+   */
+  readonly #bytes: boolean;
 
   /**
    * `segment` makes the view one subtree of a progressive list
@@ -123,6 +128,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     super(type, tree);
     this.#segment = segment;
     this.#elem = elem;
+    // Basic types' shape keys are canonical (basicType.ts): `uint8` is a number stored as its one byte.
+    this.#bytes = elem._shapeKey() === 'uint8' && elem.byteLength === 1;
     this.#limit = limit;
     this.#isList = isList;
     this.#shape = shape;
@@ -206,7 +213,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const p = i < 2 ** 31 ? i >>> this.#pageShift : Math.floor(i / this.#perPage);
     const off = (i - p * this.#perPage) << this.#elemShift;
     const at = this.#dirtyAt(p);
-    if (at >= 0) return this.#elem._peek(this.#slab, this.#dv, at + off);
+    if (at >= 0) return this.#bytes ? (this.#slab[at + off] as V) : this.#elem._peek(this.#slab, this.#dv, at + off);
     if (p !== this.#readPage) {
       this.#readPage = -1; // stays invalid if the load throws
       this.#loadCommitted(p, this.#readWords, 0);
@@ -223,7 +230,14 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       const table = this.#dirtyAt1;
       if (p < table.length) {
         const at1 = table[p]!;
-        if (at1 > 0 && this.#elem._put(this.#slab, this.#words, at1 - 1 + ((i & this.#pageMask) << this.#elemShift), value) >= 0) return;
+        if (at1 > 0) {
+          if (this.#bytes) {
+            if (typeof value === 'number' && (value & 0xff) === value) {
+              this.#slab[at1 - 1 + (i & this.#pageMask)] = value;
+              return;
+            }
+          } else if (this.#elem._put(this.#slab, this.#words, at1 - 1 + ((i & this.#pageMask) << this.#elemShift), value) >= 0) return;
+        }
       }
     } else this.#check(i);
     this.#write(i, value);
@@ -272,7 +286,10 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       // The committed bytes go to `orig` (what commit compares with), and from there into the working copy.
       const w0 = at >>> 2;
       this.#loadCommitted(p, this.#orig, w0);
-      this.#words.set(this.#orig.subarray(w0, w0 + (this.#pageBytes >>> 2)), w0);
+      // A word loop, not set(subarray()): no view object per page loaded (a block loads ~1500 pages).
+      const words = this.#words;
+      const orig = this.#orig;
+      for (let w = w0, end = w0 + (this.#pageBytes >>> 2); w < end; w++) words[w] = orig[w]!;
       put = this.#elem._put(this.#slab, this.#words, at + o, value);
       if (put < 0) this.#encode(value); // throws the typed error
     } catch (e) {

@@ -20,6 +20,7 @@ import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
 import { indexOutside, SszError } from '../errors.js';
 import { type SszType, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
+import { sortedPositions } from './packedPages.js';
 import { ElementTable, type ElementTableHint, FILL_DIVISOR, FILL_MIN_LENGTH, FILL_MIN_WALKS } from './elementTable.js';
 import type { ElementView } from './types.js';
 
@@ -204,23 +205,36 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
 
   _flush(): void {
     const store = this._tree.store;
-    const writes: [number, NodeId, boolean][] = [];
+    // Parallel arrays, sorted by index through a radix sort of positions: an epoch writes 16384 of 2^20
+    // validators, and tuples sorted by a comparator were a visible part of its commit.
+    const at: number[] = [];
+    const written: NodeId[] = [];
+    const replaced: boolean[] = [];
     for (const [i, child] of this.#dirtyChildren) {
       child.view._commitNow();
       const node = child.view._tree.rootNode;
       // Unchanged since it last matched this tree: an id compare, no tree walk.
       if (node === child.base) continue;
       child.base = node;
-      writes.push([i, node, this.#replaced.has(i)]);
+      at.push(i);
+      written.push(node);
+      replaced.push(this.#replaced.has(i));
     }
-    for (const [i, value] of this.#pending) writes.push([i, this.#elem._toNode(value, store), true]);
-    if (writes.length > 0) {
-      writes.sort((a, b) => a[0] - b[0]);
+    for (const [i, value] of this.#pending) {
+      at.push(i);
+      written.push(this.#elem._toNode(value, store));
+      replaced.push(true);
+    }
+    if (at.length > 0) {
+      const order = sortedPositions(at);
       const indices: number[] = [];
       const nodes: NodeId[] = [];
-      for (const [i, node, replaced] of writes) {
+      for (let k = 0; k < order.length; k++) {
+        const j = order[k]!;
+        const i = at[j]!;
+        const node = written[j]!;
         // Wholesale replacements equal to what is there keep the old node (one batched hash of all candidates).
-        if (replaced && sameRoot(store, node, this.#nodeAt(i))) continue;
+        if (replaced[j] && sameRoot(store, node, this.#nodeAt(i))) continue;
         indices.push(i);
         nodes.push(node);
       }

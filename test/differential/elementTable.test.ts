@@ -12,12 +12,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { container, list, toHex, uint64, type ViewOf } from '@ssztree/types';
+import { container, list, progressiveList, toHex, uint64, type ViewOf } from '@ssztree/types';
 import { mainnet } from '@ssztree/types/consensus';
 
 const { Validator } = mainnet.electra;
 type V = ReturnType<typeof Validator.defaultValue>;
 const Validators = list(Validator, 2 ** 40);
+/** The same elements in a progressive list: one composite view per subtree, their tables handed to clones. */
+const PValidators = progressiveList(Validator);
 /** Not a record: a container with a list field (a branch per element). */
 const Holder = container({ a: uint64, xs: list(uint64, 8) }, 'Holder');
 const Holders = list(Holder, 2 ** 20);
@@ -155,28 +157,33 @@ describe('element table of composite list views', () => {
     );
   }, 240_000);
 
-  it('a clone writes one half of each pair, the version it came from is dropped: the other halves read from the new pairs', async () => {
-    const n = 4201;
-    const model = Array.from({ length: n }, (_, i) => validator(i));
-    let view = Validators.deserializeToView(Validators.serialize(model));
-    for (let i = 0; i < n; i++) view.get(i); // fills the table
-    for (let round = 0; round < 4; round++) {
-      const next = view.clone();
-      for (let i = round & 1; i < n; i += 2) {
-        const b = BigInt(round * 10_000 + i);
-        next.get(i).effective_balance = b;
-        model[i] = { ...model[i]!, effective_balance: b };
+  for (const [name, T] of [
+    ['List[Validator, 2^40]', Validators],
+    ['ProgressiveList[Validator]', PValidators],
+  ] as const) {
+    it(`${name}: a clone writes one half of each pair, the version it came from is dropped: the other halves read from the new pairs`, async () => {
+      const n = 4201;
+      const model = Array.from({ length: n }, (_, i) => validator(i));
+      let view = (T as typeof Validators).deserializeToView(T.serialize(model));
+      for (let i = 0; i < n; i++) view.get(i); // fills the table
+      for (let round = 0; round < 4; round++) {
+        const next = view.clone();
+        for (let i = round & 1; i < n; i += 2) {
+          const b = BigInt(round * 10_000 + i);
+          next.get(i).effective_balance = b;
+          model[i] = { ...model[i]!, effective_balance: b };
+        }
+        next.hashTreeRoot();
+        // The old pairs were held by `view` alone: freed at the turn, their slots reused by the next round.
+        view.dispose();
+        view = next;
+        await turn();
+        for (let i = 0; i < n; i++) expect(view.get(i).effective_balance).toBe(model[i]!.effective_balance);
       }
-      next.hashTreeRoot();
-      // The old pairs were held by `view` alone: freed at the turn, their slots reused by the next round.
+      expect(toHex(view.hashTreeRoot())).toBe(toHex(T.hashTreeRoot(model)));
       view.dispose();
-      view = next;
-      await turn();
-      for (let i = 0; i < n; i++) expect(view.get(i).effective_balance).toBe(model[i]!.effective_balance);
-    }
-    expect(toHex(view.hashTreeRoot())).toBe(toHex(Validators.hashTreeRoot(model)));
-    view.dispose();
-  });
+    });
+  }
 
   it('elements that are not records (a branch each): the same sequences agree with the model', () => {
     type H = { a: bigint; xs: BigUint64Array };

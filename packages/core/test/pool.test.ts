@@ -4,6 +4,7 @@
  * ones: MIN_RUN; small ones: the whole request) skip it until a slot of it
  * is recycled; runs never hand out a live slot.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FLAG_FREE, Pool } from '../src/nodes/pool.js';
 
@@ -131,5 +132,67 @@ describe('Pool free stack after bulk runs', () => {
     // The recyclable slots are used up before any fresh slot.
     expect(pool.top).toBe(total);
     expect(pool.alloc()).toBe(total);
+  });
+});
+
+describe('Pool runs and single slots, random sequences', () => {
+  it('never hands out a live slot or one outside its run rules; the counts match the slots', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ kind: fc.constant('one' as const) }),
+            fc.record({ kind: fc.constant('runs' as const), count: fc.integer({ min: 2, max: 700 }) }),
+            fc.record({ kind: fc.constant('free' as const), seed: fc.nat(), count: fc.integer({ min: 1, max: 400 }) }),
+          ),
+          { minLength: 1, maxLength: 60 },
+        ),
+        (ops) => {
+          const pool = new Pool({ kind: 1, pageShift: 8, links: true });
+          const live: number[] = [];
+          const isLive = new Set<number>();
+          const hand = (s: number) => {
+            expect(isLive.has(s)).toBe(false);
+            expect(pool.state(s) === FLAG_FREE || s >= pool.top - 1 || pool.state(s) === 0).toBe(true);
+            pool.setState(s, 0);
+            isLive.add(s);
+            live.push(s);
+          };
+          for (const op of ops) {
+            if (op.kind === 'one') hand(pool.alloc());
+            else if (op.kind === 'runs') {
+              const runs = pool.allocRuns(op.count);
+              let total = 0;
+              for (let r = 0; r < runs.length; r += 2) {
+                const start = runs[r]!;
+                const len = runs[r + 1]!;
+                expect(start % 2).toBe(0);
+                if (r + 2 < runs.length) expect(len % 2).toBe(0);
+                expect(start >>> 8).toBe((start + len - 1) >>> 8);
+                total += len;
+              }
+              expect(total).toBe(op.count);
+              for (const s of slotsOf(runs)) hand(s);
+            } else {
+              let x = op.seed | 1;
+              for (let k = 0; k < op.count && live.length > 0; k++) {
+                x = (x * 1103515245 + 12345) >>> 0;
+                const j = x % live.length;
+                const s = live[j]!;
+                live[j] = live[live.length - 1]!;
+                live.pop();
+                isLive.delete(s);
+                freeSlot(pool, s);
+              }
+            }
+            expect(pool.live).toBe(isLive.size);
+            let free = 0;
+            for (let s = 0; s < pool.top; s++) if (pool.state(s) === FLAG_FREE) free++;
+            expect(pool.recyclable).toBe(free);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

@@ -100,6 +100,13 @@ export class Pool {
    * a time) rescanned the same fragmented pages request after request.
    */
   readonly longestFree: number[] = [];
+  /**
+   * Per page, a lower bound on the offset of its first recyclable slot:
+   * scans start there. A page filled from its start by earlier requests
+   * would otherwise be walked row by row over its live slots by every scan
+   * (recycling a slot lowers the bound to it; taking slots never breaks it).
+   */
+  readonly scanFrom: number[] = [];
 
   /** Slots [0, top) have been handed out at least once. */
   top = 0;
@@ -173,6 +180,8 @@ export class Pool {
     const page = slot >>> this.shift;
     this.freeInPage[page]!++;
     this.longestFree[page] = this.pageSize;
+    const off = slot & this.mask;
+    if (off < this.scanFrom[page]!) this.scanFrom[page] = off;
     this.recyclable++;
     if (this.free.length > 2 * this.recyclable + 4096) this.compactFree();
   }
@@ -273,7 +282,9 @@ export class Pool {
     let got = 0;
     /** Longest stretch (even-aligned) left behind so far. */
     let longest = 0;
-    let off = 0;
+    let off = this.scanFrom[p]!;
+    /** Offset of the first recyclable slot this scan leaves (end: none seen yet). */
+    let firstLeft = -1;
     while (off < end && got < want) {
       if (m[off * stride + stAt] !== FLAG_FREE) {
         off += 1;
@@ -289,9 +300,16 @@ export class Pool {
         this.take(p, start, usable, runs);
         got += usable;
         if (aligned - usable > longest) longest = aligned - usable;
-      } else if (aligned > longest) longest = aligned;
+        // An odd first slot stays free before the run; so does the stretch's tail after it.
+        if (firstLeft < 0 && start > off) firstLeft = off;
+        if (firstLeft < 0 && start + usable < off + len) firstLeft = start + usable;
+      } else {
+        if (aligned > longest) longest = aligned;
+        if (firstLeft < 0) firstLeft = off;
+      }
       off += len;
     }
+    this.scanFrom[p] = firstLeft >= 0 ? firstLeft : Math.min(off, end);
     // Scanned to the end: what is left is known (otherwise the old bound still holds: taking only shortens).
     if (off >= end) this.longestFree[p] = longest;
     return got;
@@ -361,6 +379,7 @@ export class Pool {
     this.meta.push(new Int32Array(n * this.stride));
     this.freeInPage.push(0);
     this.longestFree.push(this.pageSize);
+    this.scanFrom.push(0);
     if (this.dataBytes > 0) {
       // Records of odd sizes: the page stays a whole number of words (pages hold 2^k ≥ 4 slots).
       const data = new Uint8Array((this.dataBytes * n + 3) & ~3);

@@ -19,7 +19,7 @@ import { getNode, getNodeAtDepth, iterateNodesAtDepth, setNode } from './write/n
 import { buildPartialTree } from './read/partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './read/proofs.js';
 import { StoreCore } from './store/storeCore.js';
-import { collectLevel, copyLevelBytes, copyWide } from './read/bulk.js';
+import { collectElements, collectLevel, copyLevelBytes, copyWide } from './read/bulk.js';
 import { buildPairTree, buildRecordTree, type RecordFill } from './build/recordTrees.js';
 import { layoutOf } from './nodes/recordLayouts.js';
 import { copyRecordLevel } from './wide/recordLevel.js';
@@ -165,6 +165,20 @@ export class NodeStore extends StoreCore {
       throw new CoreError('BAD_INPUT', `${count} records of ${layout.size} bytes do not fit at offset ${offset}`);
     }
     return copyRecordLevel(this, root, depth, start, count, kind, out, offset);
+  }
+
+  /**
+   * The element table of level `depth` in one walk: out[i] = id + 1 of the
+   * node at position i, or -(id + 1) of the record pair one level above
+   * that holds it (read/bulk.ts `collectElements`). Ids are not floated:
+   * good while `root` is held. False when another wide leaf covers part of
+   * the level.
+   */
+  collectElements(root: NodeId, depth: number, count: number, out: Int32Array): boolean {
+    this.check(root);
+    checkDepth(depth, 0, 53);
+    if (!Number.isSafeInteger(count) || count < 0 || count > 2 ** depth || count > out.length) throw new CoreError('BAD_INPUT', `${count} nodes at depth ${depth}`);
+    return collectElements(this, root, depth, count, out);
   }
 
   /** How many base records `id` holds as a record pair (2), or 0 for any other node. */

@@ -1,8 +1,10 @@
 /**
- * `Pool.allocRuns` on fragmented pages: pages scanned to the end without a
- * stretch worth a run are skipped by later large requests, until a slot of
- * theirs is recycled; runs never hand out a live slot.
+ * `Pool.allocRuns` on fragmented pages: a page scanned to the end keeps the
+ * longest stretch left there as a bound, and requests larger than it (large
+ * ones: MIN_RUN; small ones: the whole request) skip it until a slot of it
+ * is recycled; runs never hand out a live slot.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FLAG_FREE, Pool } from '../src/nodes/pool.js';
 
@@ -32,12 +34,12 @@ describe('Pool.allocRuns on fragmented pages', () => {
       freeSlot(pool, s);
       live.delete(s);
     }
-    expect(pool.scannedOut.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(pool.longestFree.slice(0, 3)).toEqual([256, 256, 256]);
     const first = slotsOf(pool.allocRuns(100));
     for (const s of first) pool.setState(s, 0);
-    // No stretch to take: fresh slots past the top, and the three pages are marked scanned out.
+    // No stretch to take: fresh slots past the top, and the three pages are known to hold no even-aligned stretch.
     expect(Math.min(...first)).toBeGreaterThanOrEqual(3 * 256);
-    expect(pool.scannedOut.slice(0, 3)).toEqual([1, 1, 1]);
+    expect(pool.longestFree.slice(0, 3)).toEqual([0, 0, 0]);
     for (const s of first) {
       expect(live.has(s)).toBe(false);
       live.add(s);
@@ -47,7 +49,7 @@ describe('Pool.allocRuns on fragmented pages', () => {
       freeSlot(pool, s);
       live.delete(s);
     }
-    expect(pool.scannedOut.slice(0, 3)).toEqual([1, 0, 1]);
+    expect(pool.longestFree.slice(0, 3)).toEqual([0, 256, 0]);
     const second = slotsOf(pool.allocRuns(100));
     expect(second.every((s) => s >= 256 && s < 384)).toBe(true);
     for (const s of second) {
@@ -55,9 +57,54 @@ describe('Pool.allocRuns on fragmented pages', () => {
       live.add(s);
       pool.setState(s, 0);
     }
-    // Any recycled slot clears its page's mark.
+    // Any recycled slot makes its page's bound unknown again.
     freeSlot(pool, 4);
-    expect(pool.scannedOut[0]).toBe(0);
+    expect(pool.longestFree[0]).toBe(256);
+  });
+
+  it('small requests skip pages whose longest stretch is too short for them, and take one that fits whole', () => {
+    const pool = new Pool({ kind: 1, pageShift: 8, links: true });
+    const live = new Set<number>();
+    for (let i = 0; i < 4 * 256; i++) {
+      const slot = pool.alloc();
+      pool.setState(slot, 0);
+      live.add(slot);
+    }
+    // Pages 0–2: stretches of 2 free slots (aligned) every 4 slots; page 3: one stretch of 8 at slots 800..807.
+    for (let s = 0; s < 3 * 256; s += 4) {
+      for (const t of [s, s + 1]) {
+        freeSlot(pool, t);
+        live.delete(t);
+      }
+    }
+    for (let t = 800; t < 808; t++) {
+      freeSlot(pool, t);
+      live.delete(t);
+    }
+    // A request for 6: no page 0–2 stretch holds it whole; page 3's does.
+    const six = pool.allocRuns(6);
+    expect(six).toEqual([800, 6]);
+    for (const s of slotsOf(six)) {
+      expect(live.has(s)).toBe(false);
+      live.add(s);
+      pool.setState(s, 0);
+    }
+    // Pages 0–2 were scanned to the end once: their bound is the stretch of 2 they hold.
+    expect(pool.longestFree.slice(0, 3)).toEqual([2, 2, 2]);
+    // A request for 2 fits there (bound 2 ≥ 2), one for 4 skips them for page 3's last two and fresh slots.
+    const two = pool.allocRuns(2);
+    expect(two).toEqual([0, 2]);
+    for (const s of slotsOf(two)) {
+      live.add(s);
+      pool.setState(s, 0);
+    }
+    const four = slotsOf(pool.allocRuns(4));
+    for (const s of four) {
+      expect(live.has(s)).toBe(false);
+      expect(s >= 3 * 256).toBe(true);
+      live.add(s);
+      pool.setState(s, 0);
+    }
   });
 });
 
@@ -85,5 +132,67 @@ describe('Pool free stack after bulk runs', () => {
     // The recyclable slots are used up before any fresh slot.
     expect(pool.top).toBe(total);
     expect(pool.alloc()).toBe(total);
+  });
+});
+
+describe('Pool runs and single slots, random sequences', () => {
+  it('never hands out a live slot or one outside its run rules; the counts match the slots', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ kind: fc.constant('one' as const) }),
+            fc.record({ kind: fc.constant('runs' as const), count: fc.integer({ min: 2, max: 700 }) }),
+            fc.record({ kind: fc.constant('free' as const), seed: fc.nat(), count: fc.integer({ min: 1, max: 400 }) }),
+          ),
+          { minLength: 1, maxLength: 60 },
+        ),
+        (ops) => {
+          const pool = new Pool({ kind: 1, pageShift: 8, links: true });
+          const live: number[] = [];
+          const isLive = new Set<number>();
+          const hand = (s: number) => {
+            expect(isLive.has(s)).toBe(false);
+            expect(pool.state(s) === FLAG_FREE || s >= pool.top - 1 || pool.state(s) === 0).toBe(true);
+            pool.setState(s, 0);
+            isLive.add(s);
+            live.push(s);
+          };
+          for (const op of ops) {
+            if (op.kind === 'one') hand(pool.alloc());
+            else if (op.kind === 'runs') {
+              const runs = pool.allocRuns(op.count);
+              let total = 0;
+              for (let r = 0; r < runs.length; r += 2) {
+                const start = runs[r]!;
+                const len = runs[r + 1]!;
+                expect(start % 2).toBe(0);
+                if (r + 2 < runs.length) expect(len % 2).toBe(0);
+                expect(start >>> 8).toBe((start + len - 1) >>> 8);
+                total += len;
+              }
+              expect(total).toBe(op.count);
+              for (const s of slotsOf(runs)) hand(s);
+            } else {
+              let x = op.seed | 1;
+              for (let k = 0; k < op.count && live.length > 0; k++) {
+                x = (x * 1103515245 + 12345) >>> 0;
+                const j = x % live.length;
+                const s = live[j]!;
+                live[j] = live[live.length - 1]!;
+                live.pop();
+                isLive.delete(s);
+                freeSlot(pool, s);
+              }
+            }
+            expect(pool.live).toBe(isLive.size);
+            let free = 0;
+            for (let s = 0; s < pool.top; s++) if (pool.state(s) === FLAG_FREE) free++;
+            expect(pool.recyclable).toBe(free);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

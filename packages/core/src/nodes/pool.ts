@@ -88,13 +88,25 @@ export class Pool {
   readonly d32: Int32Array[] = [];
   readonly freeInPage: number[] = [];
   /**
-   * 1 when `takeStretches` has scanned page p to its end and no slot of p
-   * has been recycled since: the page has no stretch of MIN_RUN or more left
-   * (that scan took them all), so requests of MIN_RUN or more skip it (a
-   * bulk build asks for runs once per level; after many small commits the
-   * pages are half free and fragmented, and each scan walks 2^15 rows).
+   * Per page, an upper bound on the longest stretch of recyclable slots a
+   * run could take there (even-aligned): the page size until
+   * `takeStretches` scans page p to its end, then the longest stretch that
+   * scan left, until a slot of p is recycled (taking slots only shortens
+   * stretches, so the bound stays true). Requests skip pages whose bound is
+   * below what they would take: MIN_RUN for large ones, the whole request
+   * for small ones. After many small commits pages are half free and
+   * fragmented, and each scan walks the page's rows; small requests (a
+   * composite element's few-node subtree, built from bytes one element at
+   * a time) rescanned the same fragmented pages request after request.
    */
-  readonly scannedOut: number[] = [];
+  readonly longestFree: number[] = [];
+  /**
+   * Per page, a lower bound on the offset of its first recyclable slot:
+   * scans start there. A page filled from its start by earlier requests
+   * would otherwise be walked row by row over its live slots by every scan
+   * (recycling a slot lowers the bound to it; taking slots never breaks it).
+   */
+  readonly scanFrom: number[] = [];
 
   /** Slots [0, top) have been handed out at least once. */
   top = 0;
@@ -167,7 +179,9 @@ export class Pool {
     this.free.push(slot);
     const page = slot >>> this.shift;
     this.freeInPage[page]!++;
-    this.scannedOut[page] = 0;
+    this.longestFree[page] = this.pageSize;
+    const off = slot & this.mask;
+    if (off < this.scanFrom[page]!) this.scanFrom[page] = off;
     this.recyclable++;
     if (this.free.length > 2 * this.recyclable + 4096) this.compactFree();
   }
@@ -201,7 +215,7 @@ export class Pool {
         this.take(p, 0, len, runs);
         left -= len;
         tookWholePages = true;
-      } else if ((free >= this.pageSize >>> 1 && left >= MIN_RUN && this.scannedOut[p] === 0) || (left < MIN_RUN && free >= left)) {
+      } else if ((free >= this.pageSize >>> 1 && left >= MIN_RUN && this.longestFree[p]! >= MIN_RUN) || (left < MIN_RUN && free >= left && this.longestFree[p]! >= left)) {
         left -= this.takeStretches(p, left, runs);
       }
     }
@@ -266,7 +280,12 @@ export class Pool {
     const stAt = this.stAt;
     const end = Math.min(this.pageSize, this.top - (p << this.shift));
     let got = 0;
-    for (let off = 0; off < end && got < want; ) {
+    /** Longest stretch (even-aligned) left behind so far. */
+    let longest = 0;
+    let off = this.scanFrom[p]!;
+    /** Offset of the first recyclable slot this scan leaves (end: none seen yet). */
+    let firstLeft = -1;
+    while (off < end && got < want) {
       if (m[off * stride + stAt] !== FLAG_FREE) {
         off += 1;
         continue;
@@ -274,15 +293,25 @@ export class Pool {
       let len = 1;
       while (off + len < end && m[(off + len) * stride + stAt] === FLAG_FREE) len++;
       const start = off + (off & 1);
-      let usable = Math.min(len - (off & 1), want - got);
+      const aligned = len - (off & 1);
+      let usable = Math.min(aligned, want - got);
       if (usable < want - got) usable &= ~1;
       if (usable >= MIN_RUN || (usable > 0 && usable === want - got)) {
         this.take(p, start, usable, runs);
         got += usable;
+        if (aligned - usable > longest) longest = aligned - usable;
+        // An odd first slot stays free before the run; so does the stretch's tail after it.
+        if (firstLeft < 0 && start > off) firstLeft = off;
+        if (firstLeft < 0 && start + usable < off + len) firstLeft = start + usable;
+      } else {
+        if (aligned > longest) longest = aligned;
+        if (firstLeft < 0) firstLeft = off;
       }
       off += len;
     }
-    if (got < want) this.scannedOut[p] = 1;
+    this.scanFrom[p] = firstLeft >= 0 ? firstLeft : Math.min(off, end);
+    // Scanned to the end: what is left is known (otherwise the old bound still holds: taking only shortens).
+    if (off >= end) this.longestFree[p] = longest;
     return got;
   }
 
@@ -349,7 +378,8 @@ export class Pool {
     this.h32.push(new Int32Array(hashes.buffer));
     this.meta.push(new Int32Array(n * this.stride));
     this.freeInPage.push(0);
-    this.scannedOut.push(0);
+    this.longestFree.push(this.pageSize);
+    this.scanFrom.push(0);
     if (this.dataBytes > 0) {
       // Records of odd sizes: the page stays a whole number of words (pages hold 2^k ≥ 4 slots).
       const data = new Uint8Array((this.dataBytes * n + 3) & ~3);

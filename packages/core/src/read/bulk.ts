@@ -141,6 +141,43 @@ function walk(store: StoreCore, node: NodeId, depth: number, base: number, count
   return walk(store, store.leftOf(node), depth - 1, base, count, out, paired) && walk(store, store.rightOf(node), depth - 1, base + half, count, out, paired);
 }
 
+/**
+ * `collectLevel` into an element table (types' view/elementTable.ts): for
+ * each of the first `count` positions of level `depth`, out[i] = id + 1 of
+ * the node there, or -(id + 1) of the record pair one level above that
+ * holds it as a half (so a pair that IS an element, a container of two
+ * records, is never taken for two halves). False when another wide leaf
+ * covers part of the level (out is then partly written).
+ */
+export function collectElements(store: StoreCore, root: NodeId, depth: number, count: number, out: Int32Array): boolean {
+  if (count === 0) return true;
+  return walkElements(store, root, depth, 0, count, out);
+}
+
+function walkElements(store: StoreCore, node: NodeId, depth: number, base: number, count: number, out: Int32Array): boolean {
+  if (base >= count) return true;
+  if (depth === 0) {
+    out[base] = node + 1;
+    return true;
+  }
+  const kind = node & 15;
+  if (kind === KIND_ZERO) {
+    const child = ((node >>> 4) - depth) << 4;
+    if (node >>> 4 < depth) throw new CoreError('NOT_BRANCH', `a zero subtree of depth ${node >>> 4} sits at a level of depth ${depth}`);
+    out.fill(child + 1, base, Math.min(count, base + 2 ** depth));
+    return true;
+  }
+  if (depth === 1 && pairLayout(node) !== undefined) {
+    out[base] = -(node + 1);
+    if (base + 1 < count) out[base + 1] = -(node + 1);
+    return true;
+  }
+  if (wideDepth(node) !== 0) return false;
+  if (kind !== KIND_BRANCH) throw new CoreError('NOT_BRANCH', `expected a branch of depth ${depth}, found a ${kindName(kind)}`);
+  const half = 2 ** (depth - 1);
+  return walkElements(store, store.leftOf(node), depth - 1, base, count, out) && walkElements(store, store.rightOf(node), depth - 1, base + half, count, out);
+}
+
 /** Copies the chunks of wide leaf `id` (32·2^d bytes) to `out` at `offset`. */
 export function copyWide(store: StoreCore, id: NodeId, out: DataView, offset: number): void {
   const b = block(store, id);

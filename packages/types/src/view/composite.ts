@@ -20,6 +20,8 @@ import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';
 import { indexOutside, SszError } from '../errors.js';
 import { type SszType, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
+import { sortedPositions } from './packedPages.js';
+import { ElementTable, type ElementTableHint, FILL_DIVISOR, FILL_MIN_LENGTH, FILL_MIN_WALKS } from './elementTable.js';
 import type { ElementView } from './types.js';
 
 export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
@@ -43,6 +45,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   readonly #replacedViews: TreeView<E>[] = [];
   /** See the constructor's `first`. */
   readonly #first: number;
+  /** Where each committed element's node is (elementTable.ts); null when the element level is the root or deeper than 53. */
+  readonly #table: ElementTable | null;
 
   /**
    * `first` ≥ 0 makes the view one subtree of a progressive list
@@ -60,6 +64,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     this.#level = depth + (isList ? 1 : 0);
     this.#navigable = elem._navigable;
     this.#length = this.#committedLength = length;
+    this.#table = this.#level > 0 && this.#level <= 53 ? new ElementTable() : null;
   }
 
   get length(): number {
@@ -71,11 +76,45 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', indexOutside(i, this.#length), -1, this.type.typeName);
   }
 
+  /** The committed node of element i (floating when made from a pair's half). */
   #nodeAt(i: number): NodeId {
     if (this.#level === 0) return this._tree.rootNode;
-    // Held by this view's tree: no floating, no per-level index checks (a wide leaf above it takes the general path).
-    const node = this.#level <= 53 ? this._tree.recordAtDepth(this.#level, i) : -1;
-    return node >= 0 ? node : this._tree.getNodeAtDepth(this.#level, i);
+    const table = this.#table;
+    if (table === null || i >= this.#committedLength) return this._tree.getNodeAtDepth(this.#level, i);
+    const v = table.get(i);
+    if (v > 0) return v - 1;
+    if (v < 0) return this._tree.store.getNodeAtDepth(-v - 1, 1, i & 1);
+    return this.#lookup(table, i);
+  }
+
+  /**
+   * Finds element i by a walk from the root (no floating, no per-level
+   * checks) and records where it is; after enough walks, fills the whole
+   * table in one walk of the element level instead.
+   */
+  #lookup(table: ElementTable, i: number): NodeId {
+    const n = this.#committedLength;
+    if (++table.walks >= Math.max(FILL_MIN_WALKS, n / FILL_DIVISOR) && n >= FILL_MIN_LENGTH && !table.filled) {
+      const entries = new Int32Array(n);
+      if (this._tree.store.collectElements(this._tree.rootNode, this.#level, n, entries)) {
+        table.fill(entries);
+        return this.#nodeAt(i);
+      }
+      table.walks = -Infinity; // wide leaves at the element level: no table fill
+    }
+    const tree = this._tree;
+    const node = tree.recordAtDepth(this.#level, i);
+    if (node >= 0) {
+      table.put(i, node + 1, n);
+      return node;
+    }
+    // A record pair one level up holds elements 2k and 2k + 1 as its halves.
+    const above = tree.recordAtDepth(this.#level - 1, i >>> 1);
+    if (above >= 0 && tree.store.recordHalves(above) === 2) {
+      table.put(i, -(above + 1), n);
+      return tree.store.getNodeAtDepth(above, 1, i & 1);
+    }
+    return tree.getNodeAtDepth(this.#level, i);
   }
 
   /** Element i: a child view (containers, lists, vectors) or the value. */
@@ -166,29 +205,51 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
 
   _flush(): void {
     const store = this._tree.store;
-    const writes: [number, NodeId, boolean][] = [];
+    // Parallel arrays, sorted by index through a radix sort of positions: an epoch writes 16384 of 2^20
+    // validators, and tuples sorted by a comparator were a visible part of its commit.
+    const at: number[] = [];
+    const written: NodeId[] = [];
+    const replaced: boolean[] = [];
     for (const [i, child] of this.#dirtyChildren) {
       child.view._commitNow();
       const node = child.view._tree.rootNode;
       // Unchanged since it last matched this tree: an id compare, no tree walk.
       if (node === child.base) continue;
       child.base = node;
-      writes.push([i, node, this.#replaced.has(i)]);
+      at.push(i);
+      written.push(node);
+      replaced.push(this.#replaced.has(i));
     }
-    for (const [i, value] of this.#pending) writes.push([i, this.#elem._toNode(value, store), true]);
-    if (writes.length > 0) {
-      writes.sort((a, b) => a[0] - b[0]);
+    for (const [i, value] of this.#pending) {
+      at.push(i);
+      written.push(this.#elem._toNode(value, store));
+      replaced.push(true);
+    }
+    if (at.length > 0) {
+      const order = sortedPositions(at);
       const indices: number[] = [];
       const nodes: NodeId[] = [];
-      for (const [i, node, replaced] of writes) {
+      for (let k = 0; k < order.length; k++) {
+        const j = order[k]!;
+        const i = at[j]!;
+        const node = written[j]!;
         // Wholesale replacements equal to what is there keep the old node (one batched hash of all candidates).
-        if (replaced && sameRoot(store, node, this.#nodeAt(i))) continue;
+        if (replaced[j] && sameRoot(store, node, this.#nodeAt(i))) continue;
         indices.push(i);
         nodes.push(node);
       }
       if (indices.length > 0) {
         if (this.#level === 0) this._tree.rootNode = nodes[0] as NodeId;
         else this._changedInPlace = this._tree.setNodesAtDepth(this.#level, indices, nodes, this._inPlaceWrite());
+        const table = this.#table;
+        if (table !== null) {
+          // Written positions and their pair neighbours (a write into a pair makes a new pair) hold new nodes.
+          const n = this.#length;
+          for (const i of indices) {
+            table.drop(i, n);
+            table.drop(i ^ 1, n);
+          }
+        }
       }
     }
     this.#pending.clear();
@@ -211,7 +272,21 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     this.#replacedViews.length = 0;
   }
 
+  /** The element table (its base frozen, shared; its overlay copied): a clone's gets walk only to elements no version before it found. */
+  override _inheritance(): unknown {
+    return this.#table === null || this._dirty ? undefined : this.#table.hint(this._tree.rootNode);
+  }
+
+  override _inherit(from: unknown): void {
+    const hint = from as ElementTableHint;
+    // Same root node, both held: the same elements (a view's root changes only through its own flush).
+    if (this.#table !== null && this.#table.walks === 0 && !this.#table.filled && hint.root === this._tree.rootNode) this.#table.inherit(hint);
+  }
+
   _respawn(tree: Tree): this {
-    return new CompositeSequenceView<E, ET>(this.type, tree, this.#elem, this.#limit, this.#isList, this.#depth, this.#committedLength, this.#first) as this;
+    const view = new CompositeSequenceView<E, ET>(this.type, tree, this.#elem, this.#limit, this.#isList, this.#depth, this.#committedLength, this.#first) as this;
+    const hint = this._inheritance();
+    if (hint !== undefined) view._inherit(hint);
+    return view;
   }
 }

@@ -44,6 +44,12 @@ export interface ProgressiveListSchema<A, E, W> extends SszType<A> {
   _segmentView(store: NodeStore, node: NodeId, k: number, used: number): SegmentView<E, W>;
 }
 
+/** What a progressive list view hands to its clone: its segments' hints, valid for `root`. */
+interface SegmentHints {
+  readonly root: NodeId;
+  readonly hints: unknown[];
+}
+
 /** Subtree k's root below a list's root: the contents (left), then the spine position. */
 function segmentDepth(k: number): number {
   return subtreePosition(k).depth + 1;
@@ -80,6 +86,14 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
    */
   #lastSeg: SegmentView<E, W> | undefined = undefined;
   #lastLimit = 0;
+  /**
+   * Per subtree: what the segment view of the version this view was cloned
+   * from handed on (a page or element table, `_inheritance`), taken when the
+   * segment is made; the segment checks it is of its own root. Without it
+   * every block's clone made its subtrees' views with empty tables and
+   * walked the spine and the subtree to every page and element it read.
+   */
+  #hints: unknown[] | null = null;
 
   constructor(type: ProgressiveListSchema<A, E, W>, tree: Tree, length: number) {
     super(type, tree);
@@ -118,6 +132,11 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
       const first = this.#perChunk * subtreeStart(k);
       const used = Math.max(0, Math.min(this.#perChunk * subtreeCapacity(k), this.#committedLength - first));
       seg = this.#schema._segmentView(store, node, k, used);
+      const hint = inTree ? this.#hints?.[k] : undefined;
+      if (hint !== undefined) {
+        this.#hints![k] = undefined;
+        seg._inherit(hint);
+      }
       seg._notify = () => {
         this.#dirty.add(k);
         this._markDirty();
@@ -236,7 +255,28 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
     this.#lastSeg = undefined;
   }
 
+  /** The segments' own hints (page and element tables), for a clone's segments of the same roots. */
+  override _inheritance(): unknown {
+    if (this._dirty) return undefined;
+    let hints: unknown[] | null = null;
+    for (let k = 0; k < this.#segments.length; k++) {
+      const seg = this.#segments[k];
+      const hint = seg === undefined || seg._dirty ? undefined : seg._inheritance();
+      if (hint !== undefined) (hints ??= new Array<unknown>(this.#segments.length).fill(undefined))[k] = hint;
+    }
+    return hints === null ? undefined : ({ root: this._tree.rootNode, hints } satisfies SegmentHints);
+  }
+
+  override _inherit(from: unknown): void {
+    const hint = from as SegmentHints;
+    // Same root node, both held: the same subtrees (each segment checks its own root again when it takes its hint).
+    if (this.#hints === null && this.#segments.length === 0 && hint.root === this._tree.rootNode) this.#hints = hint.hints;
+  }
+
   _respawn(tree: Tree): this {
-    return new ProgressiveListView<A, E, W>(this.#schema, tree, this.#committedLength) as this;
+    const view = new ProgressiveListView<A, E, W>(this.#schema, tree, this.#committedLength) as this;
+    const hint = this._inheritance();
+    if (hint !== undefined) view._inherit(hint);
+    return view;
   }
 }

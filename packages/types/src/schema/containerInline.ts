@@ -54,7 +54,12 @@ export function inlineWrite(f: CodegenField, i: number, at: string): string | nu
         ? `if (typeof v === 'bigint' && v >= 0n && v <= M64) { W[0] = v; dv.setUint32(${at}, U[0], true); dv.setUint32(${at} + 4, U[1], true); } else ${slow}`
         : `if (typeof v === 'bigint' && v >= 0n && v <= M64) dv.setBigUint64(${at}, v, true); else ${slow}`;
     case 'u64n':
-      return `if (typeof v === 'number' && (v >>> 0) === v) { dv.setUint32(${at}, v, true); dv.setUint32(${at} + 4, 0, true); } else ${slow}`;
+      // Integers to 2^53 (Uint64NumberType._write's words); Infinity and every invalid value go to the method.
+      return (
+        `if (typeof v === 'number' && (v >>> 0) === v) { dv.setUint32(${at}, v, true); dv.setUint32(${at} + 4, 0, true); } ` +
+        `else if (typeof v === 'number' && v > 0 && v <= 9007199254740992 && Math.floor(v) === v) { dv.setUint32(${at}, v >>> 0, true); dv.setUint32(${at} + 4, (v / 4294967296) >>> 0, true); } ` +
+        `else ${slow}`
+      );
     case 'bool':
       return `if (v === true) out[${at}] = 1; else if (v === false) out[${at}] = 0; else ${slow}`;
     case 'u8':

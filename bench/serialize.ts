@@ -22,6 +22,9 @@
  *
  * Each sample starts after a full collection (`--expose-gc`), so no row pays
  * for the garbage another row left (the value rows leave millions of objects).
+ * Each sample records wall time and the process's CPU time (all threads, so
+ * the GC's helpers count): on a shared machine the CPU time swings less, as
+ * time spent descheduled is not in it.
  *
  * Usage: npm run bench:serialize -- [--rounds 7] [--warmup 2]
  */
@@ -133,14 +136,20 @@ if (toHex(bView.serialize()) !== toHex(bBytes)) throw new Error('balances disagr
 
 const names = Object.keys(rows);
 const samples: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+const cpu: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
 for (let r = 0; r < warmup + rounds; r++) {
   for (let k = 0; k < names.length; k++) {
     const name = names[(k + r) % names.length]!;
     gc?.();
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     rows[name]!();
     const ms = performance.now() - t0;
-    if (r >= warmup) samples[name]!.push(ms);
+    const c = process.cpuUsage(c0);
+    if (r >= warmup) {
+      samples[name]!.push(ms);
+      cpu[name]!.push((c.user + c.system) / 1000);
+    }
   }
 }
 
@@ -148,11 +157,15 @@ console.log(`rounds ${rounds} (warm-up ${warmup}), node ${process.version}, gc b
 for (const name of names) {
   const s = summarize(samples[name]!);
   const size = name.startsWith('validators') ? vBytes.length : bBytes.length;
-  console.log(`${name.padEnd(40)} median ${fmt(s.median)} ms  (${fmt(s.min)}–${fmt(s.max)})  ${fmt(size / s.median / 1e3, 0)} MB/s`);
+  const sc = summarize(cpu[name]!);
+  console.log(
+    `${name.padEnd(40)} median ${fmt(s.median)} ms  (${fmt(s.min)}–${fmt(s.max)})  ${fmt(size / s.median / 1e3, 0)} MB/s   cpu ${fmt(sc.median)} ms (${fmt(sc.min)}–${fmt(sc.max)})`,
+  );
 }
 const ratio = (a: string, b: string): string => {
   const p = pairedRatio(samples[a]!, samples[b]!);
-  return `${fmt(p.median, 2)}× (${fmt(p.min, 2)}–${fmt(p.max, 2)})`;
+  const q = pairedRatio(cpu[a]!, cpu[b]!);
+  return `${fmt(p.median, 2)}× (${fmt(p.min, 2)}–${fmt(p.max, 2)}), cpu ${fmt(q.median, 2)}× (${fmt(q.min, 2)}–${fmt(q.max, 2)})`;
 };
 console.log(`old / tree:               ${ratio('validators: old (serialize(fromTree))', 'validators: tree (view.serialize)')}`);
 console.log(`tree / value:             ${ratio('validators: tree (view.serialize)', 'validators: value (T.serialize)')}`);

@@ -13,7 +13,8 @@
  *               `ssz.electra.BeaconState` (@chainsafe/ssz: ViewDU serialize,
  *               value serialize, value deserialize)
  *
- * Bytes and values are checked equal before timing.
+ * Bytes and values are checked equal before timing. Each sample records wall
+ * time and the process's CPU time (all threads; steadier on a shared machine).
  *
  * Usage: node --max-old-space-size=6144 --expose-gc --conditions=source --import tsx \
  *          bench/serializeState.ts [--validators 1048576] [--rounds 3]
@@ -63,23 +64,29 @@ if (Buffer.compare(P.serialize(peerValue), bytes) !== 0 || Buffer.compare(peerVi
 
 const names = Object.keys(rows);
 const samples: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
+const cpu: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   for (let k = 0; k < names.length; k++) {
     const name = names[(k + r) % names.length]!;
     gc?.();
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     rows[name]!();
     samples[name]!.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu[name]!.push((c.user + c.system) / 1000);
   }
 }
 console.log(`electra BeaconState, ${n} validators, ${(bytes.length / 2 ** 20).toFixed(1)} MiB; rounds ${rounds}, gc between samples: ${gc !== undefined}`);
 for (const name of names) {
   const s = summarize(samples[name]!);
-  console.log(`${name.padEnd(12)} median ${fmt(s.median, 0)} ms (${fmt(s.min, 0)}–${fmt(s.max, 0)})  ${fmt(bytes.length / s.median / 1e3, 0)} MB/s`);
+  const sc = summarize(cpu[name]!);
+  console.log(`${name.padEnd(12)} median ${fmt(s.median, 0)} ms (${fmt(s.min, 0)}–${fmt(s.max, 0)})  ${fmt(bytes.length / s.median / 1e3, 0)} MB/s   cpu ${fmt(sc.median, 0)} ms (${fmt(sc.min, 0)}–${fmt(sc.max, 0)})`);
 }
 const ratio = (a: string, b: string): string => {
   const p = pairedRatio(samples[a]!, samples[b]!);
-  return `${fmt(p.median, 2)}× (${fmt(p.min, 2)}–${fmt(p.max, 2)})`;
+  const q = pairedRatio(cpu[a]!, cpu[b]!);
+  return `${fmt(p.median, 2)}× (${fmt(p.min, 2)}–${fmt(p.max, 2)}), cpu ${fmt(q.median, 2)}×`;
 };
 console.log(`old / tree ${ratio('old', 'tree')}; tree / value ${ratio('tree', 'value')}; fromTree / toValue ${ratio('fromTree', 'toValue')}`);
 console.log(`peer / ours: view serialize ${ratio('peer tree', 'tree')}; value serialize ${ratio('peer value', 'value')}; value deserialize ${ratio('peer decode', 'decode')}`);

@@ -119,6 +119,18 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return this.codec.encode(value as Record<string, unknown>, out, dv, offset);
   }
 
+  /**
+   * @internal `count` fixed-size values back to back from `start`, decoded in
+   * one generated loop (sequence.ts); null for variable-size containers.
+   */
+  get _decodeRun(): ((data: Uint8Array, dv: DataView, start: number, count: number) => ContainerValue<F>[]) | null {
+    return this.codec.decodeRun as ((data: Uint8Array, dv: DataView, start: number, count: number) => ContainerValue<F>[]) | null;
+  }
+  /** @internal Encodes fixed-size values back to back in one generated loop (sequence.ts); null for variable-size containers. */
+  get _encodeRun(): ((values: readonly ContainerValue<F>[], out: Uint8Array, dv: DataView, offset: number) => number) | null {
+    return this.codec.encodeRun;
+  }
+
   _size(value: ContainerValue<F>): number {
     if (typeof value !== 'object' || value === null) {
       throw new SszError('INVALID_VALUE', `expected an object, got ${value === null ? 'null' : typeof value}`);

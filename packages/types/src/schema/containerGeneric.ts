@@ -32,6 +32,10 @@ export type DecodeFn = (data: Uint8Array, dv: DataView, start: number, end: numb
 export type EncodeFn = (value: Record<string, unknown>, out: Uint8Array, dv: DataView, offset: number) => number;
 /** Writes the chunks of basic and one-chunk fields of `count` values into rows of `stride` bytes. */
 export type FillFn = (values: readonly unknown[], first: number, count: number, buf: Uint8Array, dv: DataView, stride: number) => void;
+/** Decodes `count` fixed-size values back to back from `start` (the count already checked); errors carry `.field` then `[i]`. */
+export type DecodeRunFn = (data: Uint8Array, dv: DataView, start: number, count: number) => Record<string, unknown>[];
+/** Encodes fixed-size values back to back at `offset`; returns the end. Errors carry `.field` then `[i]`. */
+export type EncodeRunFn = (values: readonly unknown[], out: Uint8Array, dv: DataView, offset: number) => number;
 
 /** The error paths shared by generated and generic codecs (generated code calls them as `H.*`). */
 export const codecHelpers = {
@@ -55,7 +59,11 @@ export const codecHelpers = {
 type AnyBasic = BasicType<unknown, never>;
 const H = codecHelpers;
 
-export function genericCodec(fields: readonly CodegenField[], fixedPartSize: number, fixedSize: number | null): { decode: DecodeFn; encode: EncodeFn; fill: FillFn } {
+export function genericCodec(
+  fields: readonly CodegenField[],
+  fixedPartSize: number,
+  fixedSize: number | null,
+): { decode: DecodeFn; encode: EncodeFn; fill: FillFn; decodeRun: DecodeRunFn | null; encodeRun: EncodeRunFn | null } {
   const n = fields.length;
   /** Indices of the variable-size fields, in order. */
   const vars = fields.map((f, i) => (f.fixedSize === null ? i : -1)).filter((i) => i >= 0);
@@ -132,5 +140,30 @@ export function genericCodec(fields: readonly CodegenField[], fixedPartSize: num
     }
   };
 
-  return { decode, encode, fill };
+  // Runs: the element loop of sequence.ts over decode/encode, the same errors as the generated runs.
+  const decodeRun: DecodeRunFn = (data, dv, start, count) => {
+    const size = fixedSize as number;
+    const out = new Array<Record<string, unknown>>(count);
+    for (let i = 0, pos = start; i < count; i++, pos += size) {
+      try {
+        out[i] = decode(data, dv, pos, pos + size);
+      } catch (e) {
+        throw H.withPath(e, `[${i}]`, pos);
+      }
+    }
+    return out;
+  };
+  const encodeRun: EncodeRunFn = (values, out, dv, offset) => {
+    let pos = offset;
+    for (let i = 0; i < values.length; i++) {
+      try {
+        pos = encode(values[i] as Record<string, unknown>, out, dv, pos);
+      } catch (e) {
+        throw H.withPath(e, `[${i}]`, pos);
+      }
+    }
+    return pos;
+  };
+
+  return { decode, encode, fill, decodeRun: fixedSize === null ? null : decodeRun, encodeRun: fixedSize === null ? null : encodeRun };
 }

@@ -13,8 +13,20 @@
 import { SszError, withPath } from '../errors.js';
 import type { ByteReader, SszType } from '../type.js';
 
+/**
+ * Element types that code a run of fixed-size values in one loop of their own
+ * (containers: one generated loop, every field inlined, the same bytes,
+ * values and errors as the loops below).
+ */
+interface RunCodec<V> {
+  readonly _decodeRun?: ((data: Uint8Array, dv: DataView, start: number, count: number) => V[]) | null;
+  readonly _encodeRun?: ((values: readonly V[], out: Uint8Array, dv: DataView, offset: number) => number) | null;
+}
+
 /** Decodes `count` fixed-size elements back to back (count already validated). */
 function decodeFixed<V>(elem: SszType<V>, data: Uint8Array, dv: DataView, start: number, count: number, size: number): V[] {
+  const run = (elem as RunCodec<V>)._decodeRun;
+  if (run) return run(data, dv, start, count);
   const out = new Array<V>(count);
   for (let i = 0, pos = start; i < count; i++, pos += size) {
     try {
@@ -130,6 +142,8 @@ export function checkCompositeVectorLayout(elem: SszType<unknown>, read: ByteRea
 export function encodeComposites<V>(elem: SszType<V>, values: readonly V[], out: Uint8Array, dv: DataView, offset: number): number {
   const n = values.length;
   if (elem.fixedSize !== null) {
+    const run = (elem as RunCodec<V>)._encodeRun;
+    if (run) return run(values, out, dv, offset);
     let pos = offset;
     for (let i = 0; i < n; i++) {
       try {

@@ -8,8 +8,10 @@
  * and the block and epoch commit + root against three full-state baselines:
  * hashTreeRoot of the whole value at start and at the end, and a fresh tree
  * from bytes. Every figure names its state, part and denominator.
- * `--compare` runs the same writes through @chainsafe/ssz ViewDU and checks
- * that both roots agree after every block and epoch.
+ * `--compare` runs the same writes through @chainsafe/ssz ViewDU, in a
+ * process of its own (demo/peerSide.ts: its heap never in our garbage
+ * collections' way), and checks that both roots agree after every block
+ * and epoch.
  *
  * Invariant: every root printed is checked — the three builds against each
  * other, the final incremental root against a full rehash of the final
@@ -20,13 +22,13 @@ import { getHasher, hasherNotice } from '@ssztree/hasher';
 import { preimageBytes, toHex, type ViewOf } from '@ssztree/types';
 import { applyBlock, applyEpoch, type RotateParticipation, type StateLike } from './apply.js';
 import { parseOptions, USAGE, UsageError, type Options } from './options.js';
-import { loadPeer, type Peer, type PeerState } from './peer.js';
+import { peerMissing as probePeer, startPeer, type PeerSide, type PeerStep } from './peerSide.js';
 import { Screen, timingTable, type TimingRow } from './render.js';
 import { Rng } from './rng.js';
 import { upgradeState } from '@ssztree/types/consensus';
 import { BeaconState as ElectraState, STATE_TYPES, generateState, ptcWindow, START_SLOT } from './state.js';
 import { fmt, heapMB, MB, Samples, since } from './stats.js';
-import { planBlock, planEpoch, SLOTS_PER_EPOCH } from './workload.js';
+import { planBlock, planEpoch, planSeed, SLOTS_PER_EPOCH } from './workload.js';
 
 type StateView = ViewOf<typeof ElectraState>;
 
@@ -50,6 +52,9 @@ function timed<T>(fn: () => T): [T, number] {
 
 /** Whether epoch transition number floor(k·E/B) happens after block k (1-based): E of them, evenly spread. */
 const epochAfter = (k: number, o: Options) => o.blocks > 0 && Math.floor((k * o.epochs) / o.blocks) > Math.floor(((k - 1) * o.epochs) / o.blocks);
+
+/** The peer's process while it runs: closed when the run ends, however it ends. */
+let running: PeerSide | null = null;
 
 async function run(o: Options): Promise<number> {
   const screen = new Screen();
@@ -93,28 +98,20 @@ async function run(o: Options): Promise<number> {
   let headRoot = fromBytes[1];
 
   // ---------------------------------------------------------------- peer
-  let peer: Peer | null = null;
-  let peerHead: PeerState | null = null;
+  let peer: PeerSide | null = null;
   let peerLoadMs = Number.NaN;
   let peerMissing: string | undefined;
   if (o.compare) {
-    const loaded = await loadPeer(BeaconState as never);
-    if ('missing' in loaded) {
-      peerMissing = loaded.missing;
-      screen.line(`  --compare: @chainsafe/ssz is not installed (${peerMissing}); running ssztree alone`);
-    } else {
-      peer = loaded;
+    peerMissing = await probePeer();
+    if (peerMissing !== undefined) screen.line(`  --compare: @chainsafe/ssz is not installed (${peerMissing}); running ssztree alone`);
+    else {
       screen.progress('@chainsafe/ssz: bytes', 0, 1, 'state');
-      const [ps, ms] = timed(() => {
-        const s = loaded.fromBytes(bytes!);
-        s.hashTreeRoot();
-        return s;
-      });
-      peerHead = ps;
-      peerLoadMs = ms;
-      const agree = toHex(ps.hashTreeRoot()) === toHex(headRoot);
+      peer = await startPeer(o, bytes!);
+      running = peer;
+      peerLoadMs = peer.loadMs;
+      const agree = peer.loadRoot === toHex(headRoot);
       if (!agree) failures.push('@chainsafe/ssz root of the loaded state differs');
-      screen.phase('@chainsafe/ssz bytes → root', ms, `@chainsafe/ssz ${loaded.version} ViewDU, roots ${agree ? 'agree' : 'DIFFER'}`);
+      screen.phase('@chainsafe/ssz bytes → root', peerLoadMs, `@chainsafe/ssz ${peer.version} ViewDU in its own process, roots ${agree ? 'agree' : 'DIFFER'}`);
     }
   }
   bytes = null;
@@ -159,10 +156,22 @@ async function run(o: Options): Promise<number> {
   let checks = 0;
   let agreed = 0;
   let inPlaceCommits = 0;
-  const rng = new Rng(o.seed ^ 0x5eed);
+  const rng = new Rng(planSeed(o.seed));
 
-  /** One step (block or epoch) on both sides: writes timed, commit + root timed, roots compared. */
-  const step = (write: (s: StateLike, prev: Uint8Array, rotate: RotateParticipation) => void, w: Samples, r: Samples, pw: Samples, pr: Samples, isEpoch: boolean): void => {
+  /**
+   * One step (block or epoch) on both sides: writes timed, commit + root timed, roots compared. The
+   * peer's side runs in its process after ours (`peerStep`, given the root before the step), never
+   * at the same time: the two sides do not share the cores while timed.
+   */
+  const step = async (
+    write: (s: StateLike, prev: Uint8Array, rotate: RotateParticipation) => void,
+    peerStep: (prev: Uint8Array) => Promise<PeerStep>,
+    w: Samples,
+    r: Samples,
+    pw: Samples,
+    pr: Samples,
+    isEpoch: boolean,
+  ): Promise<void> => {
     // A state cache applies each block to a clone and keeps the pre-block state (the clone's first
     // commit copies the written paths); --in-place applies it to the head itself, which then commits in
     // place (after the first block: `initial` shares the starting version).
@@ -175,15 +184,12 @@ async function run(o: Options): Promise<number> {
     r.add(rootMs);
     if (head !== initial && head !== next) head.dispose();
     head = next;
-    if (peer && peerHead) {
-      const pnext = o.inPlace ? peerHead : peerHead.clone();
-      const [, pwMs] = timed(() => write(pnext, headRoot, peer.rotate));
-      const [proot, prMs] = timed(() => pnext.hashTreeRoot());
-      pw.add(pwMs);
-      pr.add(prMs);
-      peerHead = pnext;
+    if (peer) {
+      const theirs = await peerStep(headRoot);
+      pw.add(theirs.writeMs);
+      pr.add(theirs.rootMs);
       checks++;
-      if (toHex(proot) === toHex(root)) agreed++;
+      if (theirs.root === toHex(root)) agreed++;
       else failures.push(`roots differ from @chainsafe/ssz after ${isEpoch ? 'an epoch' : 'a block'} at slot ${head.slot}`);
     }
     headRoot = root;
@@ -221,7 +227,7 @@ async function run(o: Options): Promise<number> {
       BeaconState = STATE_TYPES.gloas as unknown as typeof ElectraState;
     }
     const plan = planBlock(rng, n, slot);
-    step((s, prev) => applyBlock(s, plan, prev), rows.blockWrites, rows.blockRoot, rows.peerBlockWrites, rows.peerBlockRoot, false);
+    await step((s, prev) => applyBlock(s, plan, prev), (prev) => peer!.block(plan, prev), rows.blockWrites, rows.blockRoot, rows.peerBlockWrites, rows.peerBlockRoot, false);
     if (!screen.tty) {
       screen.line(
         `block ${k}/${o.blocks} slot ${slot}: writes ${fmt(rows.blockWrites.last, 2)} ms, commit+root ${fmt(rows.blockRoot.last, 2)} ms${peer ? `; @chainsafe/ssz writes ${fmt(rows.peerBlockWrites.last, 2)} ms, commit+root ${fmt(rows.peerBlockRoot.last, 2)} ms, agree ${agreed}/${checks}` : ''}; heap+buffers ${fmt(heapMB(), 0)} MB; root ${short(headRoot)}`,
@@ -229,7 +235,7 @@ async function run(o: Options): Promise<number> {
     } else screen.table(timingTable(table, status(`block ${k}/${o.blocks}`)));
     if (epochAfter(k, o)) {
       const epochPlan = planEpoch(rng, n, Math.floor(slot / SLOTS_PER_EPOCH));
-      step((s, _prev, rotate) => applyEpoch(s, epochPlan, rotate), rows.epochWrites, rows.epochRoot, rows.peerEpochWrites, rows.peerEpochRoot, true);
+      await step((s, _prev, rotate) => applyEpoch(s, epochPlan, rotate), () => peer!.epoch(epochPlan), rows.epochWrites, rows.epochRoot, rows.peerEpochWrites, rows.peerEpochRoot, true);
       epochsDone++;
       if (!screen.tty) {
         screen.line(
@@ -243,6 +249,8 @@ async function run(o: Options): Promise<number> {
     for (const l of timingTable(table, status('done'))) screen.line(l);
   } else screen.table(timingTable(table, status('done')));
   screen.line();
+
+  peer?.close(); // its figures are in: its memory goes back before our final checks
 
   // ---------------------------------------------------------------- checks
   const [finalValue, toValueMs] = timed(() => head.toValue());
@@ -317,15 +325,17 @@ function main(): void {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  run(o).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (e: unknown) => {
-      process.stderr.write(`demo: ${(e as Error).stack ?? String(e)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  run(o)
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (e: unknown) => {
+        process.stderr.write(`demo: ${(e as Error).stack ?? String(e)}\n`);
+        process.exitCode = 1;
+      },
+    )
+    .finally(() => running?.close());
 }
 
 main();

@@ -28,8 +28,9 @@ times (p50/p95), memory per validator and the speed-up over a full rehash.
   --epochs N       epoch transitions, spread evenly over the blocks (default 2:
                    one every 32 blocks, as on mainnet); 0 for none
   --seed N         seed of the synthetic data (default 1)
-  --compare        run the same blocks through @chainsafe/ssz ViewDU too and
-                   check that both roots agree after every block and epoch
+  --compare        run the same blocks through @chainsafe/ssz ViewDU too, in a
+                   process of its own (its heap apart from ours), and check
+                   that both roots agree after every block and epoch
   --in-place       apply each block to the head state itself instead of a
                    clone of it (a client that keeps no pre-block state): an
                    unshared view commits in place
@@ -45,8 +46,9 @@ times (p50/p95), memory per validator and the speed-up over a full rehash.
 export class UsageError extends Error {}
 
 const LIMITS: Record<string, [number, number]> = {
-  // Bounded by memory: measured peaks at 2^20 are 2.6 GB resident alone and ~4.3 GB heap + buffers with
-  // --compare, under the npm script's 6 GB heap; larger states are not measured, so not offered.
+  // Bounded by memory: measured peaks at 2^20 are 2.6 GB resident alone; with --compare the peer's process
+  // adds its own (2.7 GB resident the larger of the two, `/usr/bin/time -v` on a gloas --blocks 16 run),
+  // each under a 6 GB heap limit; larger states are not measured, so not offered.
   validators: [1, 2 ** 20],
   blocks: [0, 100_000],
   epochs: [0, 10_000],

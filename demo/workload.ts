@@ -49,6 +49,9 @@ export interface EpochPlan {
 
 const GWEI = 1_000_000_000n;
 
+/** The seed of the plans' generator for the demo's --seed: demo/main.ts and demo/peerRow.ts draw the same plans from it. */
+export const planSeed = (seed: number): number => seed ^ 0x5eed;
+
 export function planBlock(rng: Rng, n: number, slot: number): BlockPlan {
   const balanceIndex = new Uint32Array(BALANCE_WRITES);
   const balanceValue = new BigUint64Array(BALANCE_WRITES);

@@ -3,12 +3,22 @@
  * size, with `--compare`: it must exit 0, print the timing table, agree with
  * @chainsafe/ssz after every block and epoch, and end with an incremental
  * root equal to a full rehash of the final state. Output is piped, so the
- * demo prints plain lines (no ANSI redraws).
+ * demo prints plain lines (no ANSI redraws). The peer's process is driven
+ * directly too: same roots as ours, and a plan not the parent's is an error.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { toHex } from '@ssztree/types';
+import { RowProcess } from '../bench/lib/rowProcess.js';
+import { applyBlock, type StateLike } from '../demo/apply.js';
 import { parseOptions, UsageError } from '../demo/options.js';
+import { Rng } from '../demo/rng.js';
+import { generateState, START_SLOT, STATE_TYPES } from '../demo/state.js';
+import { planBlock, planSeed } from '../demo/workload.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -168,6 +178,43 @@ describe('demo', () => {
     const unknown = demo(['--fast']);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('unknown option --fast');
+  });
+});
+
+describe('demo --compare peer process (demo/peerRow.ts)', () => {
+  it('loads the state from the file, applies the parent\'s plans to the same roots as ours, and rejects a plan that is not the parent\'s', { timeout: 120_000 }, async () => {
+    const n = 256;
+    const seed = 5;
+    const State = STATE_TYPES.gloas;
+    const bytes = State.serialize(generateState(n, seed, () => {}, 'gloas') as never);
+    const dir = mkdtempSync(join(tmpdir(), 'ssztree-demo-test-'));
+    const file = join(dir, 'state.ssz');
+    writeFileSync(file, bytes);
+    const peer = new RowProcess(fileURLToPath(new URL('../demo/peerRow.ts', import.meta.url)), 'gloas', [], [String(n), String(seed), file]);
+    try {
+      const ours = State.deserializeToView(bytes);
+      const root0 = ours.hashTreeRoot();
+      const load = await peer.runAll(['load']);
+      expect(load.kind).toBe('result');
+      expect(load.kind === 'result' && load.out?.[0]?.split(' ')[0]).toBe(toHex(root0));
+      // The parent's first block plan, drawn as demo/main.ts draws it; ours applied to our view.
+      const rng = new Rng(planSeed(seed));
+      const plan = planBlock(rng, n, START_SLOT + 1);
+      const next = ours.clone();
+      applyBlock(next as unknown as StateLike, plan, root0);
+      const step = await peer.runAll([`block ${plan.slot} ${toHex(plan.randaoMix)} ${toHex(root0)}`, 'root']);
+      expect(step.kind).toBe('result');
+      if (step.kind !== 'result') return;
+      expect(step.ms).toHaveLength(2);
+      expect(step.out?.[1]).toBe(toHex(next.hashTreeRoot()));
+      // The next plan drawn there is not this one again: its fingerprint does not match, an error.
+      const wrong = await peer.runAll([`block ${plan.slot + 1n} ${toHex(plan.randaoMix)} ${toHex(root0)}`, 'root']);
+      expect(wrong.kind).toBe('error');
+      expect(wrong.kind === 'error' && wrong.message).toContain("differs from the parent's");
+    } finally {
+      peer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -117,7 +117,7 @@ describe('container views with lazily made field state', () => {
               break;
             case 'inner': {
               const value = { x: BigInt(op.v + 10), y: new Uint8Array(32).fill(op.v + 1) };
-              view.inner = value;
+              view.setField('inner', value);
               model.inner = Inner.clone(value);
               break;
             }

@@ -52,24 +52,36 @@ interface FieldSlot {
 export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue<F>> {
   /** @internal */ readonly _fields: readonly FieldSlot[];
   /** @internal */ readonly _depth: number;
-  /** @internal Decoded committed values of value fields. */ _values: unknown[];
-  /** @internal Pending values of value fields. */ _pending: unknown[];
-  /** @internal Child views of navigable fields. */ _children: (TreeView<unknown> | undefined)[];
-  /** @internal Fields replaced wholesale (their new node may equal the old one). */ _replaced: boolean[];
-  /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ _bases: NodeId[];
-  /** @internal Child views replaced by a field write since the last commit: disposed at the commit (nothing else would). */ _retired: TreeView<unknown>[] = [];
+  // The per-field arrays are made on first use (`_valueSlots`, `_childSlots`): an epoch makes a view per
+  // `validators.get(i)` to write one field, and five arrays per view were most of what making one cost.
+  /** @internal Decoded committed values of value fields (NONE: not decoded); null until a value field is read or written. */ _values: unknown[] | null = null;
+  /** @internal Pending values of value fields (NONE: none); null until a value field is written. */ _pending: unknown[] | null = null;
+  /** @internal Child views of navigable fields; null until a navigable field is read or written (with `_replaced`, `_bases`). */ _children: (TreeView<unknown> | undefined)[] | null = null;
+  /** @internal Fields replaced wholesale (their new node may equal the old one). */ _replaced: boolean[] | null = null;
+  /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ _bases: NodeId[] | null = null;
+  /** @internal Child views replaced by a field write since the last commit: disposed at the commit (nothing else would). */ _retired: TreeView<unknown>[] | null = null;
   /** @internal Per navigable field: what the child view of the version this view was cloned from hands on (`_inheritance`), taken when the child is made. */ _hints: unknown[] | null = null;
 
   constructor(type: SszType<ContainerValue<F>>, tree: Tree, fields: readonly FieldSlot[], depth: number) {
     super(type, tree);
     this._fields = fields;
     this._depth = depth;
-    const n = fields.length;
-    this._values = new Array<unknown>(n).fill(NONE);
-    this._pending = new Array<unknown>(n).fill(NONE);
-    this._children = new Array<TreeView<unknown> | undefined>(n).fill(undefined);
-    this._replaced = new Array<boolean>(n).fill(false);
-    this._bases = new Array<NodeId>(n).fill(-1);
+  }
+
+  /** @internal `_values`, made on first use. */
+  private _valueSlots(): unknown[] {
+    return (this._values ??= new Array<unknown>(this._fields.length).fill(NONE));
+  }
+
+  /** @internal `_children` (and `_replaced`, `_bases` with it), made on first use. */
+  private _childSlots(): (TreeView<unknown> | undefined)[] {
+    if (this._children === null) {
+      const n = this._fields.length;
+      this._replaced = new Array<boolean>(n).fill(false);
+      this._bases = new Array<NodeId>(n).fill(-1);
+      this._children = new Array<TreeView<unknown> | undefined>(n).fill(undefined);
+    }
+    return this._children;
   }
 
   /** @internal The committed node of field i. */
@@ -92,7 +104,8 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     this._live();
     const f = this._fields[i] as FieldSlot;
     if (f.navigable) {
-      let child = this._children[i];
+      const children = this._childSlots();
+      let child = children[i];
       if (child === undefined) {
         const node = this._nodeAt(i);
         child = f.type._view(this._tree.store, node);
@@ -102,18 +115,22 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
           child._inherit(hint);
         }
         child._notify = () => this._markDirty();
-        this._children[i] = child;
-        this._bases[i] = node;
+        children[i] = child;
+        this._bases![i] = node;
       }
       return child;
     }
-    const p = this._pending[i];
-    if (p !== NONE) return p;
+    const pending = this._pending;
+    if (pending !== null) {
+      const p = pending[i];
+      if (p !== NONE) return p;
+    }
     return this._committed(i);
   }
 
   private _committed(i: number): unknown {
-    let v = this._values[i];
+    const values = this._valueSlots();
+    let v = values[i];
     if (v === NONE) {
       const f = this._fields[i] as FieldSlot;
       const store = this._tree.store;
@@ -127,7 +144,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
         // The chunks land in a shared scratch (decoders copy what they return), so a read allocates no record.
         v = f.type._fromChunk(recordBytes, recordView, 32 * i, store);
       } else v = f.type._fromNode(store, this._nodeAt(i));
-      this._values[i] = v;
+      values[i] = v;
     }
     return v;
   }
@@ -145,20 +162,21 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       }
       child._notify = () => this._markDirty();
       if (this._hints !== null) this._hints[i] = undefined;
-      const old = this._children[i];
-      if (old !== undefined && old !== child) this._retired.push(old);
-      this._children[i] = child;
-      this._replaced[i] = true;
-      this._bases[i] = -1;
+      const children = this._childSlots();
+      const old = children[i];
+      if (old !== undefined && old !== child) (this._retired ??= []).push(old);
+      children[i] = child;
+      this._replaced![i] = true;
+      this._bases![i] = -1;
       this._markDirty();
       return;
     }
     f.type._check(value);
     if (f.type.equals(this._committed(i), value)) {
-      this._pending[i] = NONE;
+      if (this._pending !== null) this._pending[i] = NONE;
       return;
     }
-    this._pending[i] = f.type.clone(value);
+    (this._pending ??= new Array<unknown>(this._fields.length).fill(NONE))[i] = f.type.clone(value);
     this._markDirty();
   }
 
@@ -176,25 +194,29 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     let indices: number[] | null = null;
     let nodes: NodeId[] | null = null;
     let replaced: boolean[] | null = null;
-    if (this._retired.length > 0) {
+    const retired = this._retired;
+    if (retired !== null) {
       // Replaced field views stay usable until this commit, as list children do; then their versions go.
-      for (const view of this._retired) view.dispose();
-      this._retired.length = 0;
+      this._retired = null;
+      for (const view of retired) view.dispose();
     }
     if (this._flushCompact()) return;
     // Owning its root, this view vouches for each dirty child whose root it links through single links
     // only: the child may then rewrite that root in place, and this commit lists the path above it.
     const owned = this._depth > 0 && this._ownsRoot();
     let touched: boolean[] | null = null;
+    const pending = this._pending;
+    const children = this._children;
+    const bases = this._bases;
     for (let i = 0; i < fields.length; i++) {
       let node: NodeId;
       let inPlace = false;
-      const p = this._pending[i];
-      const child = this._children[i];
+      const p = pending === null ? NONE : pending[i];
+      const child = children === null ? undefined : children[i];
       if (p !== NONE) {
         node = (fields[i] as FieldSlot).toNode(p, store);
       } else if (child !== undefined) {
-        if (!child._dirty && this._bases[i] === child._tree.rootNode) continue;
+        if (!child._dirty && bases![i] === child._tree.rootNode) continue;
         if (owned && child._dirty) child._vouched = this._soleNodeAt(i) === child._tree.rootNode;
         try {
           child._commitNow();
@@ -205,12 +227,12 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
         child._changedInPlace = false;
         node = child._tree.rootNode;
         // Unchanged since it last matched this tree: nothing to write (an id compare, no tree walk).
-        if (node === this._bases[i] && !inPlace) continue;
-        this._bases[i] = node;
+        if (node === bases![i] && !inPlace) continue;
+        bases![i] = node;
       } else continue;
       (indices ??= []).push(i);
       (nodes ??= []).push(node);
-      (replaced ??= []).push(this._replaced[i] as boolean);
+      (replaced ??= []).push(this._replaced?.[i] === true);
       (touched ??= []).push(inPlace);
     }
     if (indices !== null && nodes !== null && replaced !== null && touched !== null) {
@@ -233,14 +255,17 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
           this._tree.rootNode = nodes[0] as NodeId;
         } else this._changedInPlace = this._writeFields(indices, nodes, touched);
       }
-      for (let i = 0; i < fields.length; i++) {
-        const p = this._pending[i];
-        if (p !== NONE) {
-          this._values[i] = p;
-          this._pending[i] = NONE;
+      if (pending !== null) {
+        const values = this._valueSlots();
+        for (let i = 0; i < fields.length; i++) {
+          const p = pending[i];
+          if (p !== NONE) {
+            values[i] = p;
+            pending[i] = NONE;
+          }
         }
-        this._replaced[i] = false;
       }
+      this._replaced?.fill(false);
     }
   }
 
@@ -254,12 +279,19 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     const type = this.type as ContainerSchema<F>;
     const root = this._tree.rootNode;
     if (this._depth === 0 || (root & 15) !== type._compactKind()) return false;
+    const children = this._children;
+    if (children !== null) {
+      for (let i = 0; i < children.length; i++) {
+        const child = children[i];
+        if (child !== undefined && (child._dirty || this._replaced![i] === true || this._bases![i] !== child._tree.rootNode)) return false;
+      }
+    }
+    const pending = this._pending;
+    if (pending === null) return true; // nothing pending: the record stays as it is
     const indices: number[] = [];
     const values: unknown[] = [];
-    for (let i = 0; i < this._fields.length; i++) {
-      const child = this._children[i];
-      if (child !== undefined && (child._dirty || this._replaced[i] === true || this._bases[i] !== child._tree.rootNode)) return false;
-      const p = this._pending[i];
+    for (let i = 0; i < pending.length; i++) {
+      const p = pending[i];
       if (p !== NONE) {
         indices.push(i);
         values.push(p);
@@ -267,27 +299,31 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     }
     const next = type._compactWithFields(this._tree.store, root, indices, values);
     if (next !== root) this._tree.rootNode = next;
+    const committed = this._valueSlots();
     for (const i of indices) {
-      this._values[i] = this._pending[i];
-      this._pending[i] = NONE;
+      committed[i] = pending[i];
+      pending[i] = NONE;
     }
     return true;
   }
 
   override _disposeChildren(): void {
-    for (const child of this._children) child?.dispose();
-    for (const view of this._retired) view.dispose();
-    this._retired.length = 0;
+    if (this._children !== null) for (const child of this._children) child?.dispose();
+    const retired = this._retired;
+    this._retired = null;
+    if (retired !== null) for (const view of retired) view.dispose();
   }
 
   _respawn(tree: Tree): this {
     const view = (this.type as ContainerSchema<F>)._view(tree.store, tree.rootNode, tree) as unknown as this;
     // A clone's child views start from what this view's children found (a packed list's page table):
     // valid while the clone's field keeps the same root, which the child checks when it takes it.
-    for (let i = 0; i < this._children.length; i++) {
-      const child = this._children[i];
+    const children = this._children;
+    if (children === null) return view;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
       const hint = child === undefined || child._dirty ? undefined : child._inheritance();
-      if (hint !== undefined) (view._hints ??= new Array<unknown>(this._children.length).fill(undefined))[i] = hint;
+      if (hint !== undefined) (view._hints ??= new Array<unknown>(children.length).fill(undefined))[i] = hint;
     }
     return view;
   }

@@ -4,9 +4,10 @@
  * random indices (every subtree boundary crossed), ours only, one process,
  * interleaved, best of 5 passes of each row. Rows as bench/realistic.ts's
  * micro rows: `set` (pages first loaded), `set-hot` (pages already dirty),
- * `get` (dirty pages).
+ * `get` (dirty pages), and for uint64 `sweep` (an epoch's balances:
+ * every element read, changed, written back, in order).
  *
- *   node --conditions=source --expose-gc --import tsx bench/progressive-set.ts [--n 1048576] [--calls 32768]
+ *   node --conditions=source --expose-gc --import tsx bench/progressive-set.ts [--n 1048576] [--calls 32768] [--only 'progressive uint8']
  */
 import { list, progressiveList, uint8, uint64 } from '@ssztree/types';
 import { prng } from './lib/validator.js';
@@ -17,6 +18,8 @@ function arg(name: string, fallback: string): string {
 }
 const N = Number(arg('n', String(2 ** 20)));
 const CALLS = Number(arg('calls', String(2 ** 15)));
+/** Only the shapes whose name contains this (e.g. `progressive uint8`, for a CPU profile). */
+const ONLY = arg('only', '');
 
 // biome-ignore lint: the four lists' views are driven alike.
 type Dyn = any;
@@ -39,6 +42,7 @@ const note = (row: string, ns: number) => {
 };
 for (let pass = 0; pass < 7; pass++) {
   for (let s = 0; s < shapes.length; s++) {
+    if (!shapes[s][0].includes(ONLY)) continue;
     const view = heads[s].clone();
     const vals = values[s];
     let t = performance.now();
@@ -53,6 +57,14 @@ for (let pass = 0; pass < 7; pass++) {
     note(`${shapes[s][0]} get`, ((performance.now() - t) * 1e6) / CALLS);
     if (acc < 0) throw new Error('unreachable');
     view.dispose();
+    if (shapes[s][0].endsWith('uint64')) {
+      // An epoch's balance sweep: every element read, changed and written back, in order.
+      const sweep = heads[s].clone();
+      t = performance.now();
+      for (let i = 0; i < N; i++) sweep.set(i, sweep.get(i) + 1n);
+      note(`${shapes[s][0]} sweep`, ((performance.now() - t) * 1e6) / N);
+      sweep.dispose();
+    }
   }
 }
 for (const [row, ns] of Object.entries(best)) console.log(`${row.padEnd(28)} ${ns.toFixed(1)} ns`);

@@ -24,7 +24,7 @@
  */
 import { lengthChunk, type NodeId, type NodeStore, type Tree } from '@ssztree/core';
 import { indexOutside, SszError } from '../errors.js';
-import { spineEndPosition, subtreeCapacity, subtreeOf, subtreePosition, subtreeStart } from '../progressive.js';
+import { MAX_PROGRESSIVE_CHUNKS, spineEndPosition, subtreeCapacity, subtreeCount, subtreeOf, subtreePosition, subtreeStart } from '../progressive.js';
 import { spineOver, subtreesFor } from '../tree/progressive.js';
 import { type SszType, TreeView } from '../type.js';
 
@@ -50,6 +50,27 @@ interface SegmentHints {
   readonly hints: unknown[];
 }
 
+/**
+ * Indices below this find their subtree with 32-bit arithmetic: 3c + 1 of their chunk c stays below
+ * 2^32 (`Math.clz32`). Larger ones (lists of composites past 2^30 elements) go through `subtreeOf`.
+ */
+const FAST_INDEX_END = 2 ** 30;
+
+/** Subtrees a progressive tree has at most. */
+const SUBTREES = subtreeCount(MAX_PROGRESSIVE_CHUNKS);
+
+/** Element starts of the subtrees, by elements per chunk (few distinct values: 1, 2, 4, …, 32). */
+const FIRSTS = new Map<number, Float64Array>();
+function firstsFor(perChunk: number): Float64Array {
+  let firsts = FIRSTS.get(perChunk);
+  if (firsts === undefined) {
+    firsts = new Float64Array(SUBTREES);
+    for (let k = 0; k < SUBTREES; k++) firsts[k] = perChunk * subtreeStart(k);
+    FIRSTS.set(perChunk, firsts);
+  }
+  return firsts;
+}
+
 /** Subtree k's root below a list's root: the contents (left), then the spine position. */
 function segmentDepth(k: number): number {
   return subtreePosition(k).depth + 1;
@@ -71,21 +92,10 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
   readonly #bases: NodeId[] = [];
   /** Subtrees written since the last commit. */
   readonly #dirty = new Set<number>();
-  /** The last subtree an index fell in, and its element range (sequential reads skip the lookup). */
-  #lastK = -1;
-  #lastFirst = 0;
-  #lastEnd = 0;
-  /**
-   * The last subtree's view and the end of its range below the length:
-   * `get`/`set` of an index in [#lastFirst, #lastLimit) go straight to it.
-   * Kept tiny so the caller's loop inlines through to the segment's own
-   * `set`: with the full lookup in between, V8 stopped inlining there and
-   * an epoch's 2^20 balance writes materialized twice the BigInts a binary
-   * list's do (88 vs 42 MB of young garbage per epoch, measured with the
-   * heap sampler), and their scavenges landed in the commits.
-   */
-  #lastSeg: SegmentView<E, W> | undefined = undefined;
-  #lastLimit = 0;
+  /** log2 of elements per chunk (elements are 1 to 32 bytes, powers of two; composites are 1 a chunk). */
+  readonly #shift: number;
+  /** First element of each subtree k: perChunk·(4^k − 1)/3 (shared by the views of one perChunk). */
+  readonly #firsts: Float64Array;
   /**
    * Per subtree: what the segment view of the version this view was cloned
    * from handed on (a page or element table, `_inheritance`), taken when the
@@ -99,6 +109,10 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
     super(type, tree);
     this.#schema = type;
     this.#perChunk = type._perChunk;
+    // `set`/`get` find subtrees by shifting: SSZ basic elements are 1 to 32 bytes, powers of two.
+    if ((this.#perChunk & (this.#perChunk - 1)) !== 0) throw new SszError('INVALID_VALUE', `${this.#perChunk} elements per chunk`, -1, type.typeName);
+    this.#shift = 31 - Math.clz32(this.#perChunk);
+    this.#firsts = firstsFor(this.#perChunk);
     this.#length = this.#committedLength = length;
     this.#committedSegments = subtreesFor(length, this.#perChunk);
   }
@@ -112,14 +126,9 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
     if (!Number.isInteger(i) || i < 0 || i >= this.#length) throw new SszError('BAD_PATH', indexOutside(i, this.#length), -1, this.type.typeName);
   }
 
-  /** Points the lookup cache at the subtree holding element i. */
-  #locate(i: number): void {
-    if (i >= this.#lastFirst && i < this.#lastEnd) return;
-    const k = subtreeOf(Math.floor(i / this.#perChunk));
-    this.#lastSeg = undefined;
-    this.#lastK = k;
-    this.#lastFirst = this.#perChunk * subtreeStart(k);
-    this.#lastEnd = this.#lastFirst + this.#perChunk * subtreeCapacity(k);
+  /** The subtree holding element i (0 ≤ i < 2^30 here; past that, `subtreeOf`): see `set`. */
+  #subtreeOfElement(i: number): number {
+    return i < FAST_INDEX_END ? (31 - Math.clz32(3 * (i >>> this.#shift) + 1)) >>> 1 : subtreeOf(Math.floor(i / this.#perChunk));
   }
 
   /** Subtree k's view, made on first use (over the zero subtree past the committed spine). */
@@ -147,40 +156,57 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
     return seg;
   }
 
-  /** The view of the subtree holding element i (checked), remembered for the next index. */
-  #segmentFor(i: number): SegmentView<E, W> {
+  /** The subtree holding element i (checked), its view made on first use. */
+  #subtreeFor(i: number): number {
     this.#check(i);
-    this.#locate(i);
-    const seg = this.#segment(this.#lastK);
-    this.#lastSeg = seg;
-    this.#lastLimit = Math.min(this.#lastEnd, this.#length);
-    return seg;
+    const k = this.#subtreeOfElement(i);
+    this.#segment(k);
+    return k;
   }
 
   /** Element i: a value (basic elements, byte vectors, …) or a child view (containers, lists, vectors). */
   get(i: number): E {
-    const seg = this.#lastSeg;
-    if (seg !== undefined && Number.isInteger(i) && i >= this.#lastFirst && i < this.#lastLimit) return seg.get(i - this.#lastFirst);
-    return this.#segmentFor(i).get(i - this.#lastFirst);
+    // See `set`: the subtree by arithmetic, then its view's own `get`.
+    if (typeof i === 'number' && (i | 0) === i && i >= 0 && i < this.#length && i < FAST_INDEX_END) {
+      const k = (31 - Math.clz32(3 * (i >>> this.#shift) + 1)) >>> 1;
+      const seg = this.#segments[k];
+      if (seg !== undefined) return seg.get(i - this.#firsts[k]!);
+    }
+    const k = this.#subtreeFor(i);
+    return this.#segments[k]!.get(i - this.#firsts[k]!);
   }
 
-  /** Writes element i (navigable elements also take a view of the element type, which is cloned). */
+  /**
+   * Writes element i (navigable elements also take a view of the element type, which is cloned).
+   *
+   * The common case — an index below 2^30 in range, its subtree's view made — finds the subtree by
+   * arithmetic (chunk c is in subtree k when 4^k ≤ 3c + 1 < 4^(k+1): half the bit length of 3c + 1)
+   * and calls that view's `set` with no other work, so the caller's loop inlines through to the
+   * segment's dirty-page store. A cache of the last subtree missed on most random indices (a state's
+   * 2^20 flags span subtrees 0–8) and the miss path (check, `subtreeOf`, range arithmetic) cost a
+   * uint8 `set` on a dirty page 63–65 ns against a binary list's 8 ns; this path takes 12–14 ns
+   * (bench/progressive-set.ts, 2^20 elements, 2^15 random indices, load ~8).
+   * A disposed view has no segment views, so it always takes the checked path.
+   */
   set(i: number, value: W): void {
-    const seg = this.#lastSeg;
-    if (seg !== undefined && Number.isInteger(i) && i >= this.#lastFirst && i < this.#lastLimit) seg.set(i - this.#lastFirst, value);
-    else this.#segmentFor(i).set(i - this.#lastFirst, value);
+    if (typeof i === 'number' && (i | 0) === i && i >= 0 && i < this.#length && i < FAST_INDEX_END) {
+      const k = (31 - Math.clz32(3 * (i >>> this.#shift) + 1)) >>> 1;
+      const seg = this.#segments[k];
+      if (seg !== undefined) {
+        seg.set(i - this.#firsts[k]!, value);
+        return;
+      }
+    }
+    const k = this.#subtreeFor(i);
+    this.#segments[k]!.set(i - this.#firsts[k]!, value);
   }
 
   /** Appends an element; past the last subtree, the next one (4× larger) is started. */
   push(value: W): void {
     this._live();
     const i = this.#length;
-    this.#locate(i);
-    const seg = this.#segment(this.#lastK);
-    seg.push(value);
+    this.#segment(this.#subtreeOfElement(i)).push(value);
     this.#length++;
-    this.#lastSeg = seg;
-    this.#lastLimit = Math.min(this.#lastEnd, this.#length);
     this._markDirty();
   }
 
@@ -250,9 +276,6 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
     for (const seg of this.#segments) seg?.dispose();
     this.#segments.length = 0;
     this.#bases.length = 0;
-    this.#lastK = -1;
-    this.#lastFirst = this.#lastEnd = this.#lastLimit = 0;
-    this.#lastSeg = undefined;
   }
 
   /** The segments' own hints (page and element tables), for a clone's segments of the same roots. */

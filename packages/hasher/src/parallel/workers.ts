@@ -78,11 +78,14 @@ function envThreads(): number | undefined {
 }
 
 /**
- * Whether the pool runs without being asked: no. Measured on a quiet 2-core
- * machine (`npm run bench:parallel`, docs/ARCHITECTURE.md): merkleize 2^22
- * ×1.79, but a 2^20 validator list from bytes ×1.03, an epoch ×1.15, a block
- * ×0.99, and 0.73–0.88× on big layers when another job holds the second
- * core. `configureThreads()` or `SSZTREE_THREADS` turn it on.
+ * Whether the pool runs without being asked: no. Measured on an idle 2-core
+ * AMD EPYC with one worker (`npm run bench:parallel -- --rounds 5 --threads
+ * 0,1`, paired by round): merkleize 2^22 ×1.64 and single layers of
+ * 2^16–2^20 messages ×1.65–1.71, but a 2^20 validator list from bytes ×0.95
+ * and an epoch's balances ×1.27; on the mainnet-realistic state
+ * (`npm run bench:realistic -- --threads 1`) a load, a block and an epoch
+ * moved by less than their spread, and with another job on the second core
+ * big layers ran 0.73–0.88×. `configureThreads()` or `SSZTREE_THREADS` turn it on.
  */
 const ON_BY_DEFAULT = false;
 

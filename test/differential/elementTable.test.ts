@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { container, list, progressiveList, toHex, uint64, type ViewOf } from '@ssztree/types';
 import { mainnet } from '@ssztree/types/consensus';
+import { distinctValidator } from './validatorValues.js';
 
 const { Validator } = mainnet.electra;
 type V = ReturnType<typeof Validator.defaultValue>;
@@ -24,18 +25,7 @@ const PValidators = progressiveList(Validator);
 const Holder = container({ a: uint64, xs: list(uint64, 8) }, 'Holder');
 const Holders = list(Holder, 2 ** 20);
 
-function validator(i: number): V {
-  return {
-    pubkey: new Uint8Array(48).map((_, k) => (i * 11 + k * 17 + 3) & 0xff),
-    withdrawal_credentials: new Uint8Array(32).fill((i * 5) & 0xff),
-    effective_balance: BigInt(31e9 + i),
-    slashed: i % 4 === 1,
-    activation_eligibility_epoch: BigInt(i),
-    activation_epoch: BigInt(2 * i),
-    exit_epoch: 2n ** 64n - 1n,
-    withdrawable_epoch: BigInt(i * 77),
-  };
-}
+const validator = distinctValidator;
 
 type Op =
   | { kind: 'reads'; seed: number; count: number }

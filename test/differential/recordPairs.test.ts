@@ -15,6 +15,7 @@ import { NodeStore } from '@ssztree/core';
 import { container, list, SszError, toHex, verifyProof } from '@ssztree/types';
 import { mainnet } from '@ssztree/types/consensus';
 import { peerType, peerValue } from './bridge.js';
+import { distinctValidator } from './validatorValues.js';
 
 const { Validator } = mainnet.electra;
 const Validators = list(Validator, 2 ** 40);
@@ -22,19 +23,7 @@ type V = ReturnType<typeof Validator.defaultValue>;
 /** The level of the pairs below a list's root: contents 1 + limit depth 40, less one (the elements are at 41). */
 const PAIRS = 40;
 
-function validator(i: number): V {
-  const pubkey = new Uint8Array(48).map((_, k) => (i * 11 + k * 17 + 3) & 0xff);
-  return {
-    pubkey,
-    withdrawal_credentials: new Uint8Array(32).fill((i * 5) & 0xff),
-    effective_balance: BigInt(31e9 + i),
-    slashed: i % 4 === 1,
-    activation_eligibility_epoch: BigInt(i),
-    activation_epoch: BigInt(2 * i),
-    exit_epoch: 2n ** 64n - 1n,
-    withdrawable_epoch: BigInt(i * 77),
-  };
-}
+const validator = distinctValidator;
 const values = (n: number, from = 0): V[] => Array.from({ length: n }, (_, i) => validator(from + i));
 const peerRoot = (vs: V[]) => toHex(peerType(Validators).hashTreeRoot(peerValue(Validators, vs)));
 

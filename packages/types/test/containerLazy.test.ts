@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore } from '@ssztree/core';
 import { byteVector, container, list, toHex, uint64 } from '../src/index.js';
-import { Validator } from './validatorSchema.js';
+import { sampleValidator, Validator } from './validatorSchema.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -30,6 +30,15 @@ async function collectUntil(done: () => boolean, rounds = 30): Promise<boolean> 
   return done();
 }
 
+/** Every node of `store` is freed once what was dropped is collected: nothing leaked. */
+async function expectStoreEmpties(store: NodeStore): Promise<void> {
+  const empty = await collectUntil(() => {
+    store.collect();
+    return store.stats().nodes === 0;
+  });
+  expect(empty).toBe(true);
+}
+
 const Inner = container({ x: uint64, y: byteVector(32) }, 'Inner');
 const Outer = container({ a: uint64, inner: Inner, root: byteVector(32), nums: list(uint64, 16), b: uint64 }, 'Outer');
 const Vals = list(Validator, 64);
@@ -37,18 +46,7 @@ const Vals = list(Validator, 64);
 type OuterValue = ReturnType<typeof Outer.defaultValue>;
 type ValsValue = ReturnType<typeof Vals.defaultValue>;
 
-function validator(i: number) {
-  return {
-    pubkey: new Uint8Array(48).fill(i),
-    withdrawal_credentials: new Uint8Array(32).fill(i + 1),
-    effective_balance: 32_000_000_000n,
-    slashed: false,
-    activation_eligibility_epoch: BigInt(i),
-    activation_epoch: 0n,
-    exit_epoch: 2n ** 64n - 1n,
-    withdrawable_epoch: 2n ** 64n - 1n,
-  };
-}
+const validator = sampleValidator;
 
 type OuterOp =
   | { t: 'a' | 'b' | 'x'; v: number }
@@ -151,11 +149,7 @@ describe('container views with lazily made field state', () => {
         }
         for (const { view, model } of versions) checkOuter(view, model);
         for (const { view } of versions) view.dispose();
-        const empty = await collectUntil(() => {
-          store.collect();
-          return store.stats().nodes === 0;
-        });
-        expect(empty).toBe(true);
+        await expectStoreEmpties(store);
       }),
       { numRuns: 60 },
     );
@@ -218,11 +212,7 @@ describe('container views with lazily made field state', () => {
           expect(Vals.equals(view.toValue(), model)).toBe(true);
         }
         for (const { view } of versions) view.dispose();
-        const empty = await collectUntil(() => {
-          store.collect();
-          return store.stats().nodes === 0;
-        });
-        expect(empty).toBe(true);
+        await expectStoreEmpties(store);
       }),
       { numRuns: 60 },
     );
@@ -236,10 +226,6 @@ describe('container views with lazily made field state', () => {
       // Neither committed nor disposed: the list, its child views and their handles are left to the collector.
     };
     drop();
-    const empty = await collectUntil(() => {
-      store.collect();
-      return store.stats().nodes === 0;
-    });
-    expect(empty).toBe(true);
+    await expectStoreEmpties(store);
   });
 });

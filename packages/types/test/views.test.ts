@@ -7,22 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { BitArray, container, list, SszError, toHex, uint64, vector, byteVector, verifyProof, type ViewProof } from '../src/index.js';
 import { minimal } from '../src/consensus/index.js';
 import { NodeStore } from '@ssztree/core';
-import { Validator } from './validatorSchema.js';
+import { sampleValidator, Validator } from './validatorSchema.js';
 
 const State = container({ slot: uint64, validators: list(Validator, 2 ** 40), balances: list(uint64, 2 ** 40), roots: vector(byteVector(32), 8) }, 'State');
 
-function validator(i: number) {
-  return {
-    pubkey: new Uint8Array(48).fill(i),
-    withdrawal_credentials: new Uint8Array(32).fill(i + 1),
-    effective_balance: 32_000_000_000n,
-    slashed: false,
-    activation_eligibility_epoch: BigInt(i),
-    activation_epoch: 0n,
-    exit_epoch: 2n ** 64n - 1n,
-    withdrawable_epoch: 2n ** 64n - 1n,
-  };
-}
+const validator = sampleValidator;
 
 function state(n: number) {
   return {

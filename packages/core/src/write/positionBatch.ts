@@ -62,18 +62,25 @@ function checkPositions(depths: ArrayLike<number>, indices: ArrayLike<number>): 
   }
 }
 
-/** Rejects a batch one of whose paths runs into a leaf, a wide leaf or an opaque node (nothing written yet). */
-function checkPaths(store: NodeStore, root: NodeId, depths: ArrayLike<number>, indices: ArrayLike<number>): void {
-  for (let j = 0; j < depths.length; j++) {
-    let cur = root;
-    const depth = depths[j]!;
-    for (let k = 0; k < depth; k++) {
-      const kind = cur & 15;
-      if (kind === KIND_BRANCH) cur = bitAt(indices[j]!, depth - 1 - k) === 0 ? store.leftOf(cur) : store.rightOf(cur);
-      else if (kind === KIND_ZERO && cur !== 0) cur -= 16;
-      else belowLeaf(cur);
-    }
-  }
+/**
+ * Rejects a batch one of whose paths runs into a leaf, a wide leaf or an opaque node (nothing written yet).
+ * One descent over the union of the paths, as `writeAt` makes it: the positions of a spine share their
+ * upper nodes, which a walk per position read once per position (a list's subtrees, k + 2 deep each).
+ */
+function checkPaths(store: NodeStore, node: NodeId, depth: number, depths: ArrayLike<number>, indices: ArrayLike<number>, lo: number, hi: number): void {
+  if (depths[lo] === depth) return; // the one position at this node (positions never nest)
+  const kind = node & 15;
+  let left: NodeId;
+  let right: NodeId;
+  if (kind === KIND_BRANCH) {
+    left = store.leftOf(node);
+    right = store.rightOf(node);
+  } else if (kind === KIND_ZERO && node !== 0) left = right = node - 16;
+  else belowLeaf(node);
+  let split = lo;
+  while (split < hi && bitAt(indices[split]!, depths[split]! - depth - 1) === 0) split++;
+  if (split > lo) checkPaths(store, left, depth + 1, depths, indices, lo, split);
+  if (hi > split) checkPaths(store, right, depth + 1, depths, indices, split, hi);
 }
 
 interface Batch {
@@ -103,7 +110,7 @@ export function setNodesAtPositions(
   if (n === 0) return root;
   checkPositions(depths, indices);
   for (let j = 0; j < n; j++) store.check(nodes[j]!);
-  checkPaths(store, root, depths, indices);
+  checkPaths(store, root, 0, depths, indices, 0, n);
   const owned = inPlace !== undefined && store.holders(root) === inPlace.holders;
   const mark = droppedMark();
   try {

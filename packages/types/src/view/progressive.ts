@@ -90,8 +90,17 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
   readonly #segments: (SegmentView<E, W> | undefined)[] = [];
   /** Per subtree: its root when it last matched this view's tree (-1: not in the tree yet). */
   readonly #bases: NodeId[] = [];
-  /** Subtrees written since the last commit. */
-  readonly #dirty = new Set<number>();
+  /** Subtrees written since the last commit: bit k for subtree k (a tree has at most 25, `SUBTREES`). */
+  #dirty = 0;
+  /**
+   * The commit's batch of positions (subtree roots, the spine's new end, the length leaf), kept
+   * between commits: a block's commit then allocates nothing of its own here. Never reentered: a
+   * commit of this view commits its segments (other views) before it fills these.
+   */
+  readonly #depths: number[] = [];
+  readonly #indices: number[] = [];
+  readonly #nodes: NodeId[] = [];
+  readonly #touched: boolean[] = [];
   /** log2 of elements per chunk (elements are 1 to 32 bytes, powers of two; composites are 1 a chunk). */
   readonly #shift: number;
   /** First element of each subtree k: perChunk·(4^k − 1)/3 (shared by the views of one perChunk). */
@@ -146,8 +155,9 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
         this.#hints![k] = undefined;
         seg._inherit(hint);
       }
+      const bit = 1 << k;
       seg._notify = () => {
-        this.#dirty.add(k);
+        this.#dirty |= bit;
         this._markDirty();
       };
       this.#segments[k] = seg;
@@ -215,16 +225,19 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
   }
 
   _flush(): void {
-    if (this.#dirty.size === 0 && this.#length === this.#committedLength) return;
+    const dirty = this.#dirty;
+    if (dirty === 0 && this.#length === this.#committedLength) return;
     const store = this._tree.store;
     const owned = this._ownsRoot();
-    const depths: number[] = [];
-    const indices: number[] = [];
-    const nodes: NodeId[] = [];
-    const touched: boolean[] = [];
-    const ks = [...this.#dirty].sort((a, b) => a - b);
-    for (const k of ks) {
-      if (k >= this.#committedSegments) continue;
+    const depths = this.#depths;
+    const indices = this.#indices;
+    const nodes = this.#nodes;
+    const touched = this.#touched;
+    depths.length = indices.length = nodes.length = touched.length = 0;
+    // Dirty subtrees in ascending order (positions run left to right down the spine), by their bits.
+    for (let rest = dirty; rest !== 0; rest &= rest - 1) {
+      const k = 31 - Math.clz32(rest & -rest);
+      if (k >= this.#committedSegments) break;
       const seg = this.#segments[k] as SegmentView<E, W>;
       // Owning its root, this view vouches for a subtree it links by single links: it may write in place.
       if (owned && seg._dirty) seg._vouched = this._tree.soleNodeAtDepth(segmentDepth(k), segmentIndex(k)) === seg._tree.rootNode;
@@ -267,9 +280,11 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
       touched.push(false);
     }
     if (nodes.length > 0) this._changedInPlace = this._tree.setNodesAt(depths, indices, nodes, this._inPlaceWrite(touched));
+    // Ids not held here between commits (the tree holds what was written).
+    nodes.length = 0;
     this.#committedLength = this.#length;
     this.#committedSegments = needed;
-    this.#dirty.clear();
+    this.#dirty = 0;
   }
 
   override _disposeChildren(): void {

@@ -4,7 +4,8 @@
  * storage inside the subtrees (uint pages as wide leaves, validator record
  * pairs); pushes across a subtree boundary that leave every other subtree's
  * node as it was; in-place commits of an unshared state (root ids kept)
- * and copies where a clone shares it; proofs by path at the right
+ * and copies where a clone shares it; clones taken mid-sequence and
+ * written independently, every version checked after every commit; proofs by path at the right
  * generalized indices; memory reports; dispose.
  */
 import { NodeStore, Tree } from '@ssztree/core';
@@ -193,6 +194,65 @@ describe('progressive views against the value API', () => {
         expect(store.stats().nodes).toBe(0);
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('clones keep their versions through random sequences', () => {
+  // Clones taken mid-sequence (a block's clone of the state), then written independently of the
+  // original: each version committed in place where it owns its tree and copied where it shares it,
+  // every version checked against its own model after every commit, the others included.
+  const cloneOps = fc.array(
+    fc.oneof(
+      { weight: 8, arbitrary: ops.map((list) => ({ kind: 'ops' as const, list: list.slice(0, 8) })) },
+      { weight: 2, arbitrary: fc.constant({ kind: 'clone' as const }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('switch' as const), to: fc.nat() }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }) },
+    ),
+    { maxLength: 16 },
+  );
+
+  it('every version equals its model after every commit, whichever version was written', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SIZES), cloneOps, fc.boolean(), (n, steps, fromBytes) => {
+        const store = new NodeStore();
+        const first = stateOf(n);
+        const versions: { view: StateView; model: StateValue }[] = [
+          { view: fromBytes ? State.deserializeToView(State.serialize(first), store) : State.toView(first, store), model: first },
+        ];
+        let at = 0;
+        const checkAll = () => {
+          for (const { view, model } of versions) expect(toHex(view.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(model)));
+        };
+        for (const step of steps) {
+          const current = versions[at]!;
+          if (step.kind === 'ops') {
+            for (const op of step.list) {
+              apply(current.view, current.model, op);
+              if (op.kind === 'commit') checkAll();
+            }
+            checkAll();
+          } else if (step.kind === 'clone') {
+            versions.push({ view: current.view.clone(), model: State.deserialize(State.serialize(current.model)) });
+            at = versions.length - 1;
+          } else if (step.kind === 'switch') {
+            at = step.to % versions.length;
+          } else if (versions.length > 1) {
+            const [gone] = versions.splice(step.at % versions.length, 1);
+            gone!.view.dispose();
+            at = 0;
+            checkAll();
+          }
+        }
+        for (const { view, model } of versions) {
+          expect(State.equals(view.toValue(), model)).toBe(true);
+          expect(toHex(view.serialize())).toBe(toHex(State.serialize(model)));
+          view.dispose();
+        }
+        store.collect();
+        expect(store.stats().nodes).toBe(0);
+      }),
+      { numRuns: 40 },
     );
   });
 });

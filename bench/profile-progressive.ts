@@ -11,7 +11,14 @@
  * time does not).
  *
  *   node --conditions=source --expose-gc --import tsx bench/profile-progressive.ts \
- *     [--blocks 100] [--epochs 4] [--shape both|progressive|binary] [--profile out.cpuprofile]
+ *     [--blocks 100] [--epochs 4] [--shape both|progressive|binary] [--idle MS] [--profile out.cpuprofile]
+ *
+ * `--idle MS` waits that long between blocks, as bench/progressive.ts's row
+ * processes do while the other library's process runs its block: the caches
+ * then go cold between blocks (on a shared 2-core Xeon, 20 ms of idle added
+ * 0.4–0.6 ms of CPU to a block's commit + root, more to the progressive
+ * state's than to the binary one's). The commit's part hashed at the root
+ * (what the commits left for the store's flush) is printed apart.
  *
  * `--profile` records a CPU profile of the block and epoch loops only (not
  * the builds), through the inspector. The workloads are bench/progressive.ts's
@@ -47,6 +54,7 @@ type Dyn = any;
 const shape = arg('shape', 'both');
 const blocks = Number(arg('blocks', '100'));
 const epochs = Number(arg('epochs', '4'));
+const idle = Number(arg('idle', '0'));
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -68,7 +76,7 @@ for (const [name, type] of [
   if (shape === 'both' || shape === name) inputs.set(name, (type as Dyn).serialize(value));
 }
 value = null;
-const states: { name: string; view: Dyn; commit: number[]; commitCpu: number[]; write: number[]; epoch: number[]; epochCpu: number[] }[] = [];
+const states: { name: string; view: Dyn; commit: number[]; commitCpu: number[]; flush: number[]; write: number[]; epoch: number[]; epochCpu: number[] }[] = [];
 for (const [name, type] of [
   ['progressive', GloasState],
   ['binary', ElectraState],
@@ -80,7 +88,7 @@ for (const [name, type] of [
   const view = (type as Dyn).deserializeToView(bytes);
   view.hashTreeRoot();
   console.log(`${name}: bytes → view + root ${(performance.now() - t0).toFixed(0)} ms`);
-  states.push({ name, view, commit: [], commitCpu: [], write: [], epoch: [], epochCpu: [] });
+  states.push({ name, view, commit: [], commitCpu: [], flush: [], write: [], epoch: [], epochCpu: [] });
 }
 
 const profileAt = process.argv.indexOf('--profile');
@@ -98,12 +106,16 @@ for (let b = 0; b < blocks; b++) {
     writeBlock(s.view, NS, prng(1000 + b));
     const t1 = performance.now();
     const c1 = cpu();
+    void s.view.rootNode; // the commit; what it left unhashed is hashed by the root's flush
+    const t2 = performance.now();
     s.view.hashTreeRoot();
-    s.commit.push(performance.now() - t1);
+    const t3 = performance.now();
+    s.commit.push(t3 - t1);
     s.commitCpu.push(cpu() - c1);
+    s.flush.push(t3 - t2);
     s.write.push(t1 - t0);
     // A task turn between blocks, as a client has (the store settles released versions there).
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => (idle > 0 ? setTimeout(resolve, idle) : setImmediate(resolve)));
   }
 }
 for (let e = 0; e < epochs; e++) {
@@ -121,7 +133,7 @@ const range = (xs: number[]) => `${median(xs).toFixed(2)} [${Math.min(...xs).toF
 for (const s of states) {
   const cold = s.commit.slice(0, 5).map((x) => x.toFixed(1));
   console.log(`${s.name}: block commit+root, first 5 after the build: [${cold.join(', ')}] ms (cpu [${s.commitCpu.slice(0, 5).map((x) => x.toFixed(1)).join(', ')}])`);
-  console.log(`${s.name}: block commit+root, blocks 10+: median ${range(s.commit.slice(10))} ms, cpu ${range(s.commitCpu.slice(10))} ms; write loop ${range(s.write.slice(10))} ms`);
+  console.log(`${s.name}: block commit+root, blocks 10+: median ${range(s.commit.slice(10))} ms, cpu ${range(s.commitCpu.slice(10))} ms (of which the root's flush ${range(s.flush.slice(10))} ms); write loop ${range(s.write.slice(10))} ms`);
   console.log(`${s.name}: epoch commit+root [${s.epoch.map((x) => x.toFixed(1)).join(', ')}] ms (cpu [${s.epochCpu.map((x) => x.toFixed(1)).join(', ')}])`);
 }
 if (states.length === 2) {

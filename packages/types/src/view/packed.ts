@@ -345,8 +345,13 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const spare = takeSlab(total);
     const slab = spare?.slab ?? new Uint8Array(total);
     const orig = spare?.orig ?? new Int32Array(total >>> 2);
-    slab.fill(0, 0, total);
-    this._tree.store.copyLevelBytes(this._tree.rootNode, this.#shape.offsetDepth + this.#shape.chunkDepth, this.#committedLength * this.#elem.byteLength, slab, 0);
+    // The pages straight from the pool when the table names every one (after a bulk commit they lie in
+    // a few runs of slots: a few native copies), else one walk of the level (measured: the walk cost
+    // ~0.5 ms of 4096 participation pages, profile of clone-and-write blocks).
+    if (!this.#copyTablePages(slab, pages)) {
+      slab.fill(0, 0, total);
+      this._tree.store.copyLevelBytes(this._tree.rootNode, this.#shape.offsetDepth + this.#shape.chunkDepth, this.#committedLength * this.#elem.byteLength, slab, 0);
+    }
     const words = new Int32Array(slab.buffer, slab.byteOffset, slab.byteLength >>> 2);
     orig.set(words.subarray(0, total >>> 2));
     const firsts = new Int32Array(pages);
@@ -372,6 +377,19 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#orig = orig;
     this.#top = total;
     if (old.slab.length >= SLAB_DONATE_BYTES) giveSlab(old);
+  }
+
+  /** Copies committed pages [0, pages) into `slab` by their ids in the page table; false (nothing copied) when the table lacks one or a page is not a wide leaf. */
+  #copyTablePages(slab: Uint8Array, pages: number): boolean {
+    const table = this.#pageIds;
+    if (table === null || table.length < pages) return false;
+    const ids = new Int32Array(pages);
+    for (let p = 0; p < pages; p++) {
+      const id = table[p]! - 1;
+      if (id < 0) return false;
+      ids[p] = id;
+    }
+    return this._tree.store.widesInto(ids, pages, this.#shape.pageDepth, slab, 0);
   }
 
   /** Records page p as dirty, its copy at slab offset `at`, its first write at `first`. */

@@ -12,10 +12,12 @@
 import { NodeStore } from '@ssztree/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { list, toHex, uint64, uint8 } from '../src/index.js';
+import { container, list, toHex, uint64, uint8 } from '../src/index.js';
 
 const Flags = list(uint8, 2 ** 20);
 const Balances = list(uint64, 2 ** 40);
+/** The lists as fields of a container, as in a state: the container's root must see every child commit. */
+const State = container({ slot: uint64, flags: Flags, balances: Balances }, 'ChainState');
 
 /** What one block writes: most pages, a few pages, values already there, or writes that come back. */
 type Block = { kind: 'heavy' | 'light' | 'same' | 'back'; seed: number; keepOld: boolean };
@@ -126,6 +128,64 @@ describe('packed views along a chain of clones', () => {
         expect(store.stats().nodes).toBe(0);
       }),
       { numRuns: 8 },
+    );
+  });
+
+  it('property: the lists as fields of a container on a chain of clones: the container root agrees with the model after every block', () => {
+    fc.assert(
+      fc.property(fc.array(block, { minLength: 2, maxLength: 5 }), (blocks) => {
+        const store = new NodeStore();
+        const n = 256 * 260;
+        let flags = new Uint8Array(n);
+        let balances = new BigUint64Array(4096 * 32 + 5);
+        for (let i = 0; i < balances.length; i++) balances[i] = BigInt(i);
+        let slot = 0n;
+        let head = State.toView({ slot, flags: flags.slice(), balances: balances.slice() }, store);
+        head.hashTreeRoot();
+        const kept: { view: typeof head; root: string }[] = [];
+        for (const b of blocks) {
+          const next = head.clone();
+          const r = rng(b.seed);
+          const f = flags.slice();
+          const bal = balances.slice();
+          slot++;
+          next.slot = slot;
+          const fv = next.flags;
+          const bv = next.balances;
+          const writes = b.kind === 'heavy' ? n / 4 : b.kind === 'light' ? 30 : 150;
+          for (let k = 0; k < writes; k++) {
+            const i = Math.floor(r() * n);
+            if (b.kind === 'same') fv.set(i, fv.get(i));
+            else if (b.kind === 'back') {
+              fv.set(i, (f[i]! + 1) & 255);
+              fv.set(i, f[i]!);
+            } else {
+              f[i] = f[i]! | (1 << Math.floor(r() * 3));
+              fv.set(i, fv.get(i) | (f[i]! & 7));
+            }
+            if (k % 4 === 0 && b.kind !== 'same') {
+              const j = Math.floor(r() * bal.length);
+              bal[j] = BigInt(b.seed) + BigInt(k);
+              bv.set(j, bal[j]!);
+            }
+          }
+          const root = toHex(next.hashTreeRoot());
+          expect(root).toBe(toHex(State.hashTreeRoot({ slot, flags: f, balances: bal })));
+          if (b.keepOld) kept.push({ view: head, root: toHex(head.hashTreeRoot()) });
+          else head.dispose();
+          head = next;
+          flags = f;
+          balances = bal;
+        }
+        for (const k of kept) {
+          expect(toHex(k.view.hashTreeRoot())).toBe(k.root);
+          k.view.dispose();
+        }
+        head.dispose();
+        store.collect();
+        expect(store.stats().nodes).toBe(0);
+      }),
+      { numRuns: 10 },
     );
   });
 });

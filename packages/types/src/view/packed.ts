@@ -377,6 +377,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#orig = orig;
     this.#top = total;
     if (old.slab.length >= SLAB_DONATE_BYTES) giveSlab(old);
+    // A load at the first write (after a bulk commit) has marked no page yet: the parent must still hear of it.
+    this._markDirty();
   }
 
   /** Copies committed pages [0, pages) into `slab` by their ids in the page table; false (nothing copied) when the table lacks one or a page is not a wide leaf. */

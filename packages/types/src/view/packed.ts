@@ -327,13 +327,14 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   /**
    * Makes every page dirty at once, in page order (page p at p·pageBytes):
-   * the committed contents copied out of the tree in one bulk read
-   * (`copyLevelBytes`), the pages already written copied over them. Taken
-   * once a write finds an eighth of the pages dirty: by then the commit
-   * would most likely rebuild all pages anyway (`#flushBulk`), and loading
-   * the rest one by one cost ~0.3 µs a page (a block's participation flags
-   * touch all 4096 pages of 2^20), where the bulk read copies all of them
-   * in one recursive walk; every later write finds its page dirty.
+   * the committed contents copied out of the pool by the page table's ids
+   * (`widesInto`), or out of the tree in one bulk read (`copyLevelBytes`)
+   * when the table lacks some, the pages already written copied over them.
+   * Taken once a write finds an eighth of the pages dirty, or at the first
+   * write after a bulk commit (`#lastBulk`): by then the commit would most
+   * likely rebuild all pages anyway (`#flushBulk`), and loading the rest one
+   * by one cost ~0.3 µs a page (a block's participation flags touch all
+   * 4096 pages of 2^20); every later write finds its page dirty.
    */
   #loadAllPages(pages: number): void {
     const size = this.#pageBytes;

@@ -222,3 +222,34 @@ describe('setWidesAtDepth from unaligned bytes', () => {
     b.dispose();
   });
 });
+
+describe('widesInto: pages copied out by id', () => {
+  it('copies wide leaves in runs and scattered back to back, and copies nothing when an id is not a wide leaf of the depth', () => {
+    const store = new NodeStore();
+    const inner = 3;
+    const pageBytes = 32 << inner;
+    const count = 700;
+    const data = randomBytes(count * pageBytes, 11);
+    const ids = new Int32Array(count);
+    const root = store.fromPages({ data }, count, inner, 10, ids);
+    const tree = new Tree(root, store);
+    // Runs of neighbouring slots, in order and out of order, and single scattered leaves.
+    const order = Array.from({ length: count }, (_, i) => (i < 400 ? i : count - 1 - (i - 400)));
+    const some = new Int32Array(order.map((p) => ids[p]!));
+    const out = new Uint8Array(count * pageBytes + 8);
+    expect(store.widesInto(some, count, inner, out, 8)).toBe(true);
+    order.forEach((p, k) => expect(hex(out.subarray(8 + k * pageBytes, 8 + (k + 1) * pageBytes))).toBe(hex(data.subarray(p * pageBytes, (p + 1) * pageBytes))));
+    const lone = store.wide(randomBytes(pageBytes, 12));
+    const mixed = new Int32Array([ids[3]!, lone, ids[4]!]);
+    const three = new Uint8Array(3 * pageBytes);
+    expect(store.widesInto(mixed, 3, inner, three, 0)).toBe(true);
+    expect(hex(three.subarray(pageBytes, 2 * pageBytes))).toBe(hex(store.wideChunks(lone)));
+    const untouched = new Uint8Array(3 * pageBytes);
+    expect(store.widesInto(new Int32Array([ids[0]!, store.leaf(new Uint8Array(32)), ids[1]!]), 3, inner, untouched, 0)).toBe(false);
+    expect(store.widesInto(new Int32Array([ids[0]!]), 1, 2, untouched, 0)).toBe(false);
+    expect(untouched.every((b) => b === 0)).toBe(true);
+    tree.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+});

@@ -229,6 +229,33 @@ export class StoreCore extends StoreBase {
     return true;
   }
 
+  /**
+   * Copies the chunks of the wide leaves ids[0, count) of inner depth
+   * `innerDepth` back to back into `out` from byte `offset`, one native copy
+   * per run of neighbouring slots (a bulk build's pages sit in runs), and
+   * returns true; returns false, copying nothing, when some id is not a
+   * wide leaf of that depth. Internal: the ids must be live and `out` long
+   * enough (packed views' load of every page: no walk of the level above).
+   */
+  widesInto(ids: Int32Array, count: number, innerDepth: number, out: Uint8Array, offset: number): boolean {
+    if (innerDepth < 1 || innerDepth > 6) return false;
+    const kind = KIND_WIDE_BASE + innerDepth - 1;
+    for (let i = 0; i < count; i++) if ((ids[i]! & 15) !== kind) return false;
+    const pool = this.pools[kind]!;
+    const bytes = 32 << innerDepth;
+    for (let i = 0; i < count; ) {
+      const slot = ids[i]! >>> 4;
+      const page = slot >>> pool.shift;
+      const room = pool.mask + 1 - (slot & pool.mask);
+      let end = i + 1;
+      while (end < count && end - i < room && ids[end]! === ids[i]! + ((end - i) << 4)) end++;
+      const from = (slot & pool.mask) * bytes;
+      out.set(pool.d8[page]!.subarray(from, from + (end - i) * bytes), offset + i * bytes);
+      i = end;
+    }
+    return true;
+  }
+
   /** True when a chunk node holds the 32 bytes at `bytes[offset]`. */
   sameBytes(id: NodeId, bytes: Uint8Array, offset: number): boolean {
     const pool = this.pools[id & 15]!;

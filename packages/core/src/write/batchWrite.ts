@@ -32,6 +32,7 @@ import { slabWides, wideAt, type SlabWides } from './slabWides.js';
 import { expandWide, isChunkNode, wideDepth, wideWithChunks } from '../wide/wideLeaves.js';
 import { FUSED_CHANGED, NOT_FUSED, writeOwnedPairs } from './ownedPairs.js';
 import { writeOwnedWides } from './ownedWides.js';
+import { writeCopiedWides } from './copiedWides.js';
 
 /**
  * Returns `root` with nodes[i] at position indices[i] of level `depth`, for
@@ -340,6 +341,11 @@ export function setWidesAtDepth(
   if (owned && writeOwnedWides(store, root, depth, indices, wides)) {
     changedInPlace = true;
     return root;
+  }
+  // A shared root and a slab hashed up front: every path copied and hashed level by level in one fused pass.
+  if (!owned) {
+    const copied = writeCopiedWides(store, root, depth, indices, wides);
+    if (copied !== -1) return copied;
   }
   const batch: Batch = { indices, nodes: undefined, chunks: undefined, wides };
   return guarded(store, root, depth, batch, owned);

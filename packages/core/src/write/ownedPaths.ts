@@ -42,8 +42,8 @@ export let pathLos = new Int32Array(1024);
 export let pathHis = new Int32Array(1024);
 export let pathBases = new Float64Array(1024);
 /** Entry k's children, read going down so that hashing going up does not read its row again. */
-let pathLefts = new Int32Array(1024);
-let pathRights = new Int32Array(1024);
+export let pathLefts = new Int32Array(1024);
+export let pathRights = new Int32Array(1024);
 /** levelStart[d] .. levelEnd[d]: the entries of the path nodes d levels above the written positions. */
 export const levelStart = new Int32Array(65);
 export const levelEnd = new Int32Array(65);
@@ -70,6 +70,14 @@ export function isPending(store: NodeStore, id: NodeId): boolean {
 /** Set by `findOwnedPaths`: an off-path child of a path node is pending (hash the store before gathering). */
 let pendingBeside = false;
 
+/** Whether the last `findOwnedPaths` met a pending off-path child (copiedWides.ts flushes before gathering, as `hashOwnedPaths` does). */
+export function pendingBesidePaths(): boolean {
+  return pendingBeside;
+}
+
+/** Set for one `findOwnedPaths` call: path nodes need not be held by their parent's link alone (copiedWides.ts copies them). */
+let anyHolders = false;
+
 /** mayPend[kind] = 1 when some node of that kind is listed for the flush: off-path children of other kinds are not read. */
 const mayPend = new Uint8Array(KIND_COUNT);
 
@@ -91,7 +99,7 @@ function takeChild(store: NodeStore, child: NodeId, lo: number, hi: number, base
     if (mayPend[child & 15] !== 0 && isPending(store, child)) pendingBeside = true;
     return w;
   }
-  if (!soleLink(store, child)) return -1;
+  if (!anyHolders && !soleLink(store, child)) return -1;
   pathNodes[w] = child;
   pathLos[w] = lo;
   pathHis[w] = hi;
@@ -103,10 +111,12 @@ function takeChild(store: NodeStore, child: NodeId, lo: number, hi: number, base
  * Records the owned paths from `root` (owned by the caller) to positions
  * `indices` (strictly ascending) of level `depth`, down to `stop` levels
  * above them (levels depth .. stop); false, having changed nothing, when a
- * path node is not a branch or a node below the root is shared.
+ * path node is not a branch or a node below the root is shared. With
+ * `shared`, the paths are recorded whoever else holds them (for a copy).
  */
-export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, indices: ArrayLike<number>, stop: number): boolean {
+export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, indices: ArrayLike<number>, stop: number, shared = false): boolean {
   if (depth <= stop || depth > 64) return false;
+  anyHolders = shared;
   const n = indices.length;
   // Level d has at most min(n, 2^(depth-d)) path nodes.
   let bound = 0;
@@ -170,7 +180,7 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
 }
 
 /** Copies the hash of `id` into st[s, s + 8). */
-function gatherHash(pools: NodeStore['pools'], id: NodeId, st: Int32Array, s: number): void {
+export function gatherHash(pools: NodeStore['pools'], id: NodeId, st: Int32Array, s: number): void {
   const pool = pools[id & 15]!;
   const slot = id >>> 4;
   const h = pool.h32[slot >>> pool.shift]!;

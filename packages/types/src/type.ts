@@ -233,6 +233,8 @@ export abstract class TreeView<V> {
   declare _vouched: boolean;
   /** @internal Set by `_flush` when the root was rewritten in place (same id, new contents); read and cleared by the parent. */
   declare _changedInPlace: boolean;
+  /** @internal What the parent keeps of this view for its `_notify` (a list's element entry), or null. */
+  declare _link: unknown;
 
   constructor(type: SszType<V>, tree: Tree) {
     this.type = type;
@@ -241,6 +243,7 @@ export abstract class TreeView<V> {
     this._notify = null;
     this._vouched = false;
     this._changedInPlace = false;
+    this._link = null;
   }
 
   get store(): NodeStore {

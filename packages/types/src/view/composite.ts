@@ -34,6 +34,26 @@ import { sortedPositions } from './packedPages.js';
 import { ElementTable, type ElementTableHint, FILL_DIVISOR, FILL_MIN_LENGTH, FILL_MIN_WALKS } from './elementTable.js';
 import type { ElementView } from './types.js';
 
+/** A child view of a composite sequence view: its element index and its root when it last matched the list's tree (-1: never). */
+class Child<E> {
+  declare readonly list: CompositeSequenceView<E, unknown>;
+  declare readonly i: number;
+  declare readonly view: TreeView<E>;
+  declare base: NodeId;
+  constructor(list: CompositeSequenceView<E, unknown>, i: number, view: TreeView<E>, base: NodeId) {
+    this.list = list;
+    this.i = i;
+    this.view = view;
+    this.base = base;
+  }
+}
+
+/** The `_notify` of every child of a composite sequence view (called on the child: `this` is the view). */
+function childWritten(this: TreeView<unknown>): void {
+  const entry = this._link as Child<unknown>;
+  entry.list._childWritten(entry);
+}
+
 export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   readonly #elem: SszType<E>;
   readonly #limit: number;
@@ -46,10 +66,10 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   #length: number;
   #committedLength: number;
   /** Child views, each with its root node when it last matched this sequence's tree (-1: never). */
-  readonly #children = new Map<number, { view: TreeView<E>; base: NodeId }>();
+  readonly #children = new Map<number, Child<E>>();
   readonly #replaced = new Set<number>();
   /** Children written since the last commit, by index (kept even after the cache is cleared). */
-  readonly #dirtyChildren = new Map<number, { view: TreeView<E>; base: NodeId }>();
+  readonly #dirtyChildren = new Map<number, Child<E>>();
   readonly #pending = new Map<number, E>();
   /** Child views replaced since the last commit (a `set` over a cached child): disposed with the others at commit. */
   readonly #replacedViews: TreeView<E>[] = [];
@@ -157,10 +177,10 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         const store = this._tree.store;
         // Half of a record pair: a view holding the pair (no half record made per get; elem says if it can).
         const half = v < 0 ? this.#elem._halfView(this._tree, -v - 1, i & 1) : null;
-        if (half !== null) child = { view: half, base: -1 };
+        if (half !== null) child = new Child(this, i, half, -1);
         else {
           const node = v > 0 ? v - 1 : store.getNodeAtDepth(-v - 1, 1, i & 1);
-          child = { view: this.#elem._view(store, node), base: node };
+          child = new Child(this, i, this.#elem._view(store, node), node);
         }
         this.#adopt(i, child);
       }
@@ -195,7 +215,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         child = elem.toView(value, this._tree.store);
       }
       if (grow) this.#length++;
-      const entry = { view: child, base: -1 };
+      const entry = new Child(this, i, child, -1);
       this.#adopt(i, entry);
       this.#replaced.add(i);
       this.#dirtyChildren.set(i, entry);
@@ -222,7 +242,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
    * written after a later `set` of the same index replaced it wins (last
    * write wins).
    */
-  #adopt(i: number, entry: { view: TreeView<E>; base: NodeId }): void {
+  #adopt(i: number, entry: Child<E>): void {
     // A cached child being replaced stays usable until the commit (as every child does), then is disposed:
     // dropped from the maps without that, its tree would hold its version's nodes for good.
     const cached = this.#children.get(i)?.view;
@@ -230,10 +250,15 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     if (cached !== undefined && cached !== entry.view) this.#replacedViews.push(cached);
     if (written !== undefined && written !== entry.view && written !== cached) this.#replacedViews.push(written);
     this.#children.set(i, entry);
-    entry.view._notify = () => {
-      this.#dirtyChildren.set(i, entry);
-      this._markDirty();
-    };
+    // One shared function finds the entry on the view (`_link`): no closure per child.
+    entry.view._link = entry;
+    entry.view._notify = childWritten;
+  }
+
+  /** @internal A child view turned dirty (`childWritten`): its entry goes to the next commit. */
+  _childWritten(entry: Child<E>): void {
+    this.#dirtyChildren.set(entry.i, entry);
+    this._markDirty();
   }
 
   *[Symbol.iterator](): IterableIterator<ElementView<ET>> {
@@ -313,7 +338,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   }
 
   /** Commits child view `child` of element i and lists its node for writing when it changed. */
-  #commitChild(i: number, child: { view: TreeView<E>; base: NodeId }, at: number[], written: NodeId[], replaced: boolean[]): void {
+  #commitChild(i: number, child: Child<E>, at: number[], written: NodeId[], replaced: boolean[]): void {
     child.view._commitNow();
     const node = child.view._tree.rootNode;
     // Unchanged since it last matched this tree: an id compare, no tree walk.

@@ -8,10 +8,12 @@
  * Invariants: a value field's pending write is always different from the
  * committed value (an equal write clears it), except in a half view (a
  * list element read in place from a record pair, `_pair`) whose field was
- * not read: its list's commit drops writes of the bytes already there; a child view's changes reach
- * this container only at `_flush`, children first, then one sorted
- * `setNodesAtDepth` over all changed fields; a child view replaced by a
- * field write is disposed at the next commit (or dispose).
+ * not read: its list's commit drops writes of the bytes already there; a
+ * child view's changes reach this container only at `_flush`, children
+ * first, then one sorted `setNodesAtDepth` over all changed fields; a
+ * child view replaced by a field write is disposed at the next commit (or
+ * dispose); a half view never writes or disposes the list handle it
+ * borrows.
  * @module
  */
 import { type NodeId, type NodeStore, Tree } from '@ssztree/core';

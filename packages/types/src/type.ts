@@ -103,6 +103,33 @@ export abstract class SszType<V> extends SszCodec<V> implements Type<V> {
     return new ValueView(this, tree ?? new Tree(node, store));
   }
 
+  /**
+   * @internal A view of half `half` (0 or 1) of record pair `pair` (core
+   * wide/recordPairs.ts) that `list`, a list's tree, holds: the view borrows
+   * that handle instead of making one, and reads the half's bytes in place
+   * (no half record is made per `get`). Valid only while `list` holds the
+   * pair, which the list view guarantees by disposing its child views at its
+   * next commit; committed on its own, the view makes its own record and
+   * handle. Null when this schema's views cannot do that (all but containers
+   * stored as compact records).
+   */
+  _halfView(_list: Tree, _pair: NodeId, _half: number): TreeView<V> | null {
+    return null;
+  }
+
+  /**
+   * @internal The commit of half views (`_halfView`) of one record pair
+   * that were written, done by their list in one step: the new pair with
+   * both views' writes (`left`, `right`: the views of halves 0 and 1, null
+   * for a half not written), the pair itself when no byte changes, or -1
+   * when a view cannot be committed so (it committed on its own since, or
+   * holds more than field values); the list then commits each view alone.
+   * The views are left as they were: the list disposes them right after.
+   */
+  _pairWrite(_left: TreeView<V> | null, _right: TreeView<V> | null): NodeId {
+    return -1;
+  }
+
   /** @internal The subtree a view starts from (packed sequences use wide-leaf pages here). */
   _viewNode(value: V, store: NodeStore): NodeId {
     return this._toNode(value, store);
@@ -180,29 +207,43 @@ export abstract class SszType<V> extends SszCodec<V> implements Type<V> {
 // biome-ignore lint: the bivariant method signatures make every Type<V> assignable here.
 export type AnyType = SszType<unknown>;
 
+/** @internal The error of a view used after its handle was released. */
+export function staleView(typeName: string): SszError {
+  return new SszError('STALE_VIEW', 'the view was disposed (child views of lists and vectors live until their parent commits; get them again)', -1, typeName);
+}
+
 /** The common part of every tree-backed view: a handle on the committed version, pending writes in the subclass (see the module comment). */
 export abstract class TreeView<V> {
+  // Fields are `declare`d and assigned in the constructor: an epoch makes a view per `validators.get(i)`,
+  // and the class-field initializers (define semantics of ES2022) were a visible part of making one.
+  /** The view's schema. */
+  declare readonly type: SszType<V>;
   /** @internal The committed version. */
-  _tree: Tree;
+  declare _tree: Tree;
   /** @internal True while this view has writes its parent has not seen committed. */
-  _dirty = false;
+  declare _dirty: boolean;
   /** @internal Called once when the view turns dirty: its parent records it for the next commit. */
-  _notify: (() => void) | null = null;
+  declare _notify: (() => void) | null;
   /**
    * @internal Set by the parent for the length of one of its commits: the
    * parent owns its own root, and its link to this view's root is that
    * link's only path (core `soleNodeAtDepth`), so this view may count the
    * link among the holders it owns (`_inPlaceWrite`).
    */
-  _vouched = false;
+  declare _vouched: boolean;
   /** @internal Set by `_flush` when the root was rewritten in place (same id, new contents); read and cleared by the parent. */
-  _changedInPlace = false;
+  declare _changedInPlace: boolean;
+  /** @internal What the parent keeps of this view for its `_notify` (a list's element entry), or null. */
+  declare _link: unknown;
 
-  constructor(
-    readonly type: SszType<V>,
-    tree: Tree,
-  ) {
+  constructor(type: SszType<V>, tree: Tree) {
+    this.type = type;
     this._tree = tree;
+    this._dirty = false;
+    this._notify = null;
+    this._vouched = false;
+    this._changedInPlace = false;
+    this._link = null;
   }
 
   get store(): NodeStore {
@@ -243,6 +284,11 @@ export abstract class TreeView<V> {
 
   /** @internal Takes another view's `_inheritance()`, which it checks is of this view's root. */
   _inherit(_from: unknown): void {}
+
+  /** @internal The record pair a half view (`SszType._halfView`) reads, or -1 for every other view. */
+  _pairOf(): NodeId {
+    return -1;
+  }
 
   /** Applies every pending write in one batched pass and returns the new version (a new handle; the view keeps its own). */
   commit(): Tree {
@@ -315,9 +361,7 @@ export abstract class TreeView<V> {
 
   /** @internal Throws `STALE_VIEW` once the view's handle is released (never a core error). */
   _live(): void {
-    if (this._tree.disposed) {
-      throw new SszError('STALE_VIEW', 'the view was disposed (child views of lists and vectors live until their parent commits; get them again)', -1, this.type.typeName);
-    }
+    if (this._tree.disposed) throw staleView(this.type.typeName);
   }
 
   /** @internal Marks the view dirty and tells its parent (once per commit). */

@@ -20,8 +20,8 @@ import { defaultStore, Tree } from '@ssztree/core';
 import { readNodes, subtreeFromNodes } from '../tree/nodes.js';
 import { levelNodes } from '../tree/write.js';
 import type { PathSegment, PathStep } from '../tree/proofs.js';
-import { containerViewClass, type ContainerView, type FieldSlot } from '../view/container.js';
-import { SszType, type ByteReader, type ContainerValue, type Fields } from '../type.js';
+import { containerViewClass, type ContainerView, type ContainerViewBase, type FieldSlot, NO_VALUE } from '../view/container.js';
+import { SszType, type ByteReader, type ContainerValue, type Fields, type TreeView } from '../type.js';
 import { BasicType } from '../basicType.js';
 import { generateCodec } from './containerCodegen.js';
 import { ContainerRecords, type FieldInfo } from './containerRecords.js';
@@ -262,14 +262,38 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return (this.records as ContainerRecords).fromBytes(data, start, count, store, indexed);
   }
 
-  /** @internal Field i of the compact record `node`, decoded from its bytes. */
-  _compactField(store: NodeStore, node: NodeId, i: number): unknown {
-    return (this.records as ContainerRecords).field(store, node, i);
+  /** @internal Field i of the compact record `node` (or of half `half` of record pair `node`), decoded from its bytes. */
+  _compactField(store: NodeStore, node: NodeId, i: number, half = -1): unknown {
+    return (this.records as ContainerRecords).field(store, node, i, half);
   }
 
-  /** @internal The compact record `node` with fields rewritten, or `node` itself when nothing changes (`ContainerRecords.withFields`). */
-  _compactWithFields(store: NodeStore, node: NodeId, indices: readonly number[], values: readonly unknown[]): NodeId {
-    return (this.records as ContainerRecords).withFields(store, node, indices, values);
+  /**
+   * @internal The compact record `node` with fields rewritten, or `node`
+   * itself when nothing changes; of half `half` of record pair `node`: always
+   * a new record (`ContainerRecords.withFields`).
+   */
+  _compactWithFields(store: NodeStore, node: NodeId, indices: readonly number[], values: readonly unknown[], half = -1): NodeId {
+    return (this.records as ContainerRecords).withFields(store, node, indices, values, half);
+  }
+
+  override _pairWrite(left: TreeView<ContainerValue<F>> | null, right: TreeView<ContainerValue<F>> | null): NodeId {
+    const records = this.records;
+    const a = left as ContainerViewBase<F> | null;
+    const b = right as ContainerViewBase<F> | null;
+    const pair = (a ?? b)?._pair ?? -1;
+    if (records === null || pair < 0 || (a !== null && a._half !== 0) || (b !== null && (b._pair !== pair || b._half !== 1))) return -1;
+    const writesA = a === null ? null : a._pairWrites();
+    const writesB = b === null ? null : b._pairWrites();
+    if ((a !== null && writesA === null) || (b !== null && writesB === null)) return -1;
+    return records.pairWithFields((a ?? b)!._tree.store, pair, writesA, writesB, NO_VALUE);
+  }
+
+  override _halfView(list: Tree, pair: NodeId, half: number): ContainerView<F> | null {
+    if (this.records === null || (pair & 15) !== this.records.pairKind() || (half !== 0 && half !== 1)) return null;
+    const view = this._view(list.store, pair, list);
+    view._pair = pair;
+    view._half = half;
+    return view;
   }
 
   _toNode(value: ContainerValue<F>, store: NodeStore): NodeId {

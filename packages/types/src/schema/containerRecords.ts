@@ -88,6 +88,9 @@ export class ContainerRecords {
   /** One record's bytes, for field reads and writes (decoders copy what they keep). */
   private recordScratch: Uint8Array | null = null;
   private recordScratchView: DataView | null = null;
+  /** A pair's bytes, for `pairWithFields`. */
+  private pairScratch: Uint8Array | null = null;
+  private pairScratchView: DataView | null = null;
   /** A field's bytes before a write (the no-op check of `withFields`). */
   private fieldScratch: Uint8Array | null = null;
   /** Batch scratch, reused across calls (a record never contains a record, so no re-entry). */
@@ -306,15 +309,25 @@ export class ContainerRecords {
     return { bytes: this.recordScratch, view: this.recordScratchView as DataView };
   }
 
-  /** Field i of the compact record `node`, decoded from its bytes. */
-  field(store: NodeStore, node: NodeId, i: number): unknown {
+  /**
+   * The record pair kind of this container's compact records (core
+   * wide/recordPairs.ts), or -1 (none registered: no list of them was built
+   * as pairs).
+   */
+  pairKind(): number {
+    const kind = this.compactKind();
+    return kind < 0 ? -1 : recordPairKind(kind);
+  }
+
+  /** Field i of the compact record `node` (or of half `half` of record pair `node`), decoded from its bytes. */
+  field(store: NodeStore, node: NodeId, i: number, half = -1): unknown {
     const f = this.owner.infos[i] as FieldInfo;
     const { bytes, view } = this.recordBuffer();
     const start = f.fixedPos;
     const end = start + (f.fixedSize as number);
     // Only the field's bytes, in one native copy: a field write reads the committed value first (its no-op
     // check), and copying the whole record for it was a sixth of a realistic block's writes (bench/profile-realistic.ts).
-    store.copyRecordRange(node, start, end - start, bytes, start);
+    store.copyRecordRange(node, half > 0 ? half * this.owner.size + start : start, end - start, bytes, start);
     try {
       // Basic values are decoded from the shared scratch (numbers, bigints, booleans: nothing aliases it); byte
       // vectors and bitvectors come back as views of the buffer decoded, so they get a private copy of their bytes.
@@ -331,9 +344,15 @@ export class ContainerRecords {
    * (re-encoded into a copy of its bytes): a new record, or `node` itself
    * when every value encodes to the bytes already there.
    */
-  withFields(store: NodeStore, node: NodeId, indices: readonly number[], values: readonly unknown[]): NodeId {
-    if (indices.length === 0) return node;
+  withFields(store: NodeStore, node: NodeId, indices: readonly number[], values: readonly unknown[], half = -1): NodeId {
     const { bytes, view } = this.recordBuffer();
+    if (half >= 0) {
+      // Half of a pair: always a new record of the half's bytes (the pair is not a record of this container).
+      store.copyRecordRange(node, half * this.owner.size, this.owner.size, bytes, 0);
+      for (let k = 0; k < indices.length; k++) this.encodeField(indices[k] as number, values[k], bytes, view);
+      return store.record(this.compactKind(), bytes, 0);
+    }
+    if (indices.length === 0) return node;
     store.copyRecordInto(node, bytes, 0);
     // Byte-level no-op check: the same encoding of a field's bytes leaves the record as it is.
     let same = true;
@@ -342,14 +361,54 @@ export class ContainerRecords {
       const end = f.fixedPos + (f.fixedSize as number);
       const before: Uint8Array | null = same ? (this.fieldScratch = growScratch(this.fieldScratch, end - f.fixedPos)) : null;
       if (before !== null) for (let b = f.fixedPos; b < end; b++) before[b - f.fixedPos] = bytes[b] as number;
-      try {
-        f.type._encode(values[k], bytes, view, f.fixedPos);
-      } catch (e) {
-        throw withPath(e, f.segment);
-      }
+      this.encodeField(indices[k] as number, values[k], bytes, view);
       if (before !== null) for (let b = f.fixedPos; b < end && same; b++) same = bytes[b] === before[b - f.fixedPos];
     }
     return same ? node : store.record(this.compact, bytes, 0);
+  }
+
+  /** Encodes `value` as field i into a record's bytes at `at` (errors carry the field's path). */
+  private encodeField(i: number, value: unknown, bytes: Uint8Array, view: DataView, at = 0): void {
+    const f = this.owner.infos[i] as FieldInfo;
+    try {
+      f.type._encode(value, bytes, view, at + f.fixedPos);
+    } catch (e) {
+      throw withPath(e, f.segment);
+    }
+  }
+
+  /**
+   * Record pair `pair` (of this container's pair kind) with the fields of
+   * each half rewritten: `halves[h][i]` is half h's new field i, or `none`
+   * (a null half is left as it is). A new pair, or `pair` itself when every
+   * value encodes to the bytes already there — so a list's commit makes one
+   * node per written pair, no half records.
+   */
+  pairWithFields(store: NodeStore, pair: NodeId, left: readonly unknown[] | null, right: readonly unknown[] | null, none: unknown): NodeId {
+    const size = this.owner.size;
+    if (this.pairScratch === null) {
+      this.pairScratch = new Uint8Array(2 * size);
+      this.pairScratchView = new DataView(this.pairScratch.buffer);
+    }
+    const bytes = this.pairScratch;
+    const view = this.pairScratchView as DataView;
+    store.copyRecordInto(pair, bytes, 0);
+    let same = true;
+    for (let h = 0; h < 2; h++) {
+      const values = h === 0 ? left : right;
+      if (values === null) continue;
+      for (let i = 0; i < values.length; i++) {
+        if (values[i] === none) continue;
+        const f = this.owner.infos[i] as FieldInfo;
+        const start = h * size + f.fixedPos;
+        const end = start + (f.fixedSize as number);
+        const before: Uint8Array | null = same ? (this.fieldScratch = growScratch(this.fieldScratch, end - start)) : null;
+        if (before !== null) for (let b = start; b < end; b++) before[b - start] = bytes[b] as number;
+        this.encodeField(i, values[i], bytes, view, h * size);
+        if (before !== null) for (let b = start; b < end && same; b++) same = bytes[b] === before[b - start];
+      }
+    }
+    return same ? pair : store.record(this.pairKind(), bytes, 0);
   }
 
   // ---------------------------------------------------------------- output

@@ -6,15 +6,19 @@
  * others read and write values.
  *
  * Invariants: a value field's pending write is always different from the
- * committed value (an equal write clears it); a child view's changes reach
- * this container only at `_flush`, children first, then one sorted
- * `setNodesAtDepth` over all changed fields; a child view replaced by a
- * field write is disposed at the next commit (or dispose).
+ * committed value (an equal write clears it), except in a half view (a
+ * list element read in place from a record pair, `_pair`) whose field was
+ * not read: its list's commit drops writes of the bytes already there; a
+ * child view's changes reach this container only at `_flush`, children
+ * first, then one sorted `setNodesAtDepth` over all changed fields; a
+ * child view replaced by a field write is disposed at the next commit (or
+ * dispose); a half view never writes or disposes the list handle it
+ * borrows.
  * @module
  */
-import type { NodeId, NodeStore, Tree } from '@ssztree/core';
+import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { describeArg, SszError } from '../errors.js';
-import { type ContainerValue, type Fields, type SszType, TreeView } from '../type.js';
+import { type ContainerValue, type Fields, type SszType, staleView, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
 import type { FieldView } from './types.js';
 
@@ -26,6 +30,11 @@ const recordView = new DataView(recordBytes.buffer);
 /** Marks "nothing pending / nothing cached" in the per-field arrays (values may be anything else, even undefined never occurs). */
 const NONE: unique symbol = Symbol('none');
 
+/** @internal What `NONE` is to code outside this module (schema/container.ts `_pairWrite`). */
+export const NO_VALUE: unknown = NONE;
+/** No pending values. */
+const EMPTY: readonly unknown[] = [];
+
 /** A container view: the base API plus one typed property per field. */
 export type ContainerView<F extends Fields> = ContainerViewBase<F> & { -readonly [K in keyof F]: FieldView<F[K]> };
 
@@ -36,8 +45,8 @@ export type ContainerView<F extends Fields> = ContainerViewBase<F> & { -readonly
  */
 interface ContainerSchema<F extends Fields> extends SszType<ContainerValue<F>> {
   _compactKind(): number;
-  _compactField(store: NodeStore, root: NodeId, i: number): unknown;
-  _compactWithFields(store: NodeStore, root: NodeId, indices: readonly number[], values: readonly unknown[]): NodeId;
+  _compactField(store: NodeStore, root: NodeId, i: number, half?: number): unknown;
+  _compactWithFields(store: NodeStore, root: NodeId, indices: readonly number[], values: readonly unknown[], half?: number): NodeId;
   _view(store: NodeStore, node: NodeId, tree?: Tree): ContainerView<F>;
 }
 
@@ -50,22 +59,42 @@ interface FieldSlot {
 }
 
 export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue<F>> {
-  /** @internal */ readonly _fields: readonly FieldSlot[];
-  /** @internal */ readonly _depth: number;
-  // The per-field arrays are made on first use (`_valueSlots`, `_childSlots`): an epoch makes a view per
-  // `validators.get(i)` to write one field, and five arrays per view were most of what making one cost.
-  /** @internal Decoded committed values of value fields (NONE: not decoded); null until a value field is read or written. */ _values: unknown[] | null = null;
-  /** @internal Pending values of value fields (NONE: none); null until a value field is written. */ _pending: unknown[] | null = null;
-  /** @internal Child views of navigable fields; null until a navigable field is read or written (with `_replaced`, `_bases`). */ _children: (TreeView<unknown> | undefined)[] | null = null;
-  /** @internal Fields replaced wholesale (their new node may equal the old one). */ _replaced: boolean[] | null = null;
-  /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ _bases: NodeId[] | null = null;
-  /** @internal Child views replaced by a field write since the last commit: disposed at the commit (nothing else would). */ _retired: TreeView<unknown>[] | null = null;
-  /** @internal Per navigable field: what the child view of the version this view was cloned from hands on (`_inheritance`), taken when the child is made. */ _hints: unknown[] | null = null;
+  // Declared, assigned in the constructor (see TreeView). The per-field arrays are made on first use
+  // (`_valueSlots`, `_childSlots`): an epoch makes a view per `validators.get(i)` to write one field,
+  // and five arrays per view were most of what making one cost.
+  /** @internal */ declare readonly _fields: readonly FieldSlot[];
+  /** @internal */ declare readonly _depth: number;
+  /**
+   * @internal ≥ 0: this is a half view (`SszType._halfView`): the value is
+   * half `_half` of record pair `_pair`, read in place, and `_tree` is the
+   * LIST's handle, borrowed (never written or disposed here) until the view
+   * commits, which makes its own record and handle (`_unpair`). -1: `_tree`
+   * is the view's own; -2: a half view disposed.
+   */
+  declare _pair: NodeId;
+  /** @internal The half of `_pair` (0 or 1) of a half view, -1 otherwise. */
+  declare _half: number;
+  /** @internal Decoded committed values of value fields (NONE: not decoded); null until a value field is read or written. */ declare _values: unknown[] | null;
+  /** @internal Pending values of value fields (NONE: none); null until a value field is written. */ declare _pending: unknown[] | null;
+  /** @internal Child views of navigable fields; null until a navigable field is read or written (with `_replaced`, `_bases`). */ declare _children: (TreeView<unknown> | undefined)[] | null;
+  /** @internal Fields replaced wholesale (their new node may equal the old one). */ declare _replaced: boolean[] | null;
+  /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ declare _bases: NodeId[] | null;
+  /** @internal Child views replaced by a field write since the last commit: disposed at the commit (nothing else would). */ declare _retired: TreeView<unknown>[] | null;
+  /** @internal Per navigable field: what the child view of the version this view was cloned from hands on (`_inheritance`), taken when the child is made. */ declare _hints: unknown[] | null;
 
   constructor(type: SszType<ContainerValue<F>>, tree: Tree, fields: readonly FieldSlot[], depth: number) {
     super(type, tree);
     this._fields = fields;
     this._depth = depth;
+    this._pair = -1;
+    this._half = -1;
+    this._values = null;
+    this._pending = null;
+    this._children = null;
+    this._replaced = null;
+    this._bases = null;
+    this._retired = null;
+    this._hints = null;
   }
 
   /** @internal `_values`, made on first use. */
@@ -134,12 +163,13 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     if (v === NONE) {
       const f = this._fields[i] as FieldSlot;
       const store = this._tree.store;
-      const root = this._tree.rootNode;
       const type = this.type as ContainerSchema<F>;
-      if (this._depth > 0 && (root & 15) === type._compactKind()) {
+      const pair = this._pair;
+      if (pair >= 0) v = type._compactField(store, pair, i, this._half);
+      else if (this._depth > 0 && (this._tree.rootNode & 15) === type._compactKind()) {
         // A compact record: decode the field from the record's bytes.
-        v = type._compactField(store, root, i);
-      } else if (this._depth > 0 && store.wideDepth(root) === this._depth && store.recordWordsInto(root, this._depth, recordWords, 0)) {
+        v = type._compactField(store, this._tree.rootNode, i);
+      } else if (this._depth > 0 && store.wideDepth(this._tree.rootNode) === this._depth && store.recordWordsInto(this._tree.rootNode, this._depth, recordWords, 0)) {
         // A packed record: decode the field from its chunk (cutting the wide leaf would make a leaf per read).
         // The chunks land in a shared scratch (decoders copy what they return), so a read allocates no record.
         v = f.type._fromChunk(recordBytes, recordView, 32 * i, store);
@@ -172,7 +202,10 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       return;
     }
     f.type._check(value);
-    if (f.type.equals(this._committed(i), value)) {
+    // A half view whose field was not read leaves the no-op check to its list's commit, which compares the
+    // pair's bytes there anyway: reading them here too cost a cache miss per write of an epoch's 16384.
+    const values = this._values;
+    if ((this._pair < 0 || (values !== null && values[i] !== NONE)) && f.type.equals(this._committed(i), value)) {
       if (this._pending !== null) this._pending[i] = NONE;
       return;
     }
@@ -188,7 +221,8 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   }
 
   _flush(): void {
-    if (!this._dirty) return;
+    // A half view commits to a record of its own even unwritten: its root is then the value's (`_unpair`).
+    if (!this._dirty && this._pair < 0) return;
     const fields = this._fields;
     const store = this._tree.store;
     let indices: number[] | null = null;
@@ -277,17 +311,26 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
    */
   private _flushCompact(): boolean {
     const type = this.type as ContainerSchema<F>;
-    const root = this._tree.rootNode;
-    if (this._depth === 0 || (root & 15) !== type._compactKind()) return false;
+    const half = this._half;
+    const root = half >= 0 ? this._pair : this._tree.rootNode;
+    if (half < 0 && (this._depth === 0 || (root & 15) !== type._compactKind())) return false;
     const children = this._children;
     if (children !== null) {
       for (let i = 0; i < children.length; i++) {
         const child = children[i];
-        if (child !== undefined && (child._dirty || this._replaced![i] === true || this._bases![i] !== child._tree.rootNode)) return false;
+        if (child !== undefined && (child._dirty || this._replaced![i] === true || this._bases![i] !== child._tree.rootNode)) {
+          // The generic path writes into the view's own record: make it first.
+          if (half >= 0) this._unpair([], []);
+          return false;
+        }
       }
     }
     const pending = this._pending;
-    if (pending === null) return true; // nothing pending: the record stays as it is
+    if (pending === null) {
+      // Nothing pending: the record stays as it is (a half of a pair becomes a record of its own: the view's root).
+      if (half >= 0) this._unpair([], []);
+      return true;
+    }
     const indices: number[] = [];
     const values: unknown[] = [];
     for (let i = 0; i < pending.length; i++) {
@@ -297,14 +340,53 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
         values.push(p);
       }
     }
-    const next = type._compactWithFields(this._tree.store, root, indices, values);
-    if (next !== root) this._tree.rootNode = next;
+    if (half >= 0) this._unpair(indices, values);
+    else {
+      const next = type._compactWithFields(this._tree.store, root, indices, values);
+      if (next !== root) this._tree.rootNode = next;
+    }
     const committed = this._valueSlots();
     for (const i of indices) {
       committed[i] = pending[i];
       pending[i] = NONE;
     }
     return true;
+  }
+
+  /**
+   * @internal A half view's own record — its half's bytes, fields `indices`
+   * set to `values` — and a handle on it become its tree (the borrowed list
+   * handle is left to the list).
+   */
+  private _unpair(indices: readonly number[], values: readonly unknown[]): void {
+    const type = this.type as ContainerSchema<F>;
+    const store = this._tree.store;
+    this._tree = new Tree(type._compactWithFields(store, this._pair, indices, values, this._half), store);
+    this._pair = -1;
+    this._half = -1;
+  }
+
+  override _pairOf(): NodeId {
+    return this._pair;
+  }
+
+  /** @internal A half view's pending field values for its list's pair write (`SszType._pairWrite`), or null when it holds anything else. */
+  _pairWrites(): readonly unknown[] | null {
+    if (this._pair < 0 || this._children !== null || this._retired !== null) return null;
+    return this._pending ?? EMPTY;
+  }
+
+  override _live(): void {
+    if (this._pair === -1 ? this._tree.disposed : this._pair < 0) throw staleView(this.type.typeName);
+  }
+
+  override dispose(): void {
+    if (this._pair === -1) return super.dispose();
+    // A half view: its handle is the list's. Still a safe point for the store's nursery sweep, as every dispose is.
+    this._disposeChildren();
+    this._pair = -2;
+    this._half = -1;
+    this._tree.store.sweepAtDispose();
   }
 
   override _disposeChildren(): void {

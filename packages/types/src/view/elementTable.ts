@@ -34,8 +34,8 @@ import type { NodeId } from '@ssztree/core';
 export const OVERLAY_MAX = 4096;
 
 /**
- * Walks of their own before the table is filled in one walk of the element
- * level (`store.collectPaired`, ~10–20 ms at 2^20 elements on the shared
+ * Walks before the table is filled in one walk of the element level (counted
+ * across a lineage of clones, each taking its version's count over) (`store.collectPaired`, ~10–20 ms at 2^20 elements on the shared
  * machine, profile-realistic): max(FILL_MIN_WALKS, length / FILL_DIVISOR),
  * about where the walks so far cost as much as the one walk. A block on a
  * clone that reads a few hundred elements never pays for it.
@@ -58,13 +58,18 @@ export interface ElementTableHint {
   readonly root: NodeId;
   readonly base: Base | null;
   readonly overlay: Map<number, number> | null;
+  /** The version's walks so far: a lineage of clones fills its table once its walks together would have paid for it. */
+  readonly walks: number;
+  readonly paired: boolean;
 }
 
 export class ElementTable {
   #base: Base | null = null;
   #overlay: Map<number, number> | null = null;
-  /** Lookups that walked since the table was made or last filled. */
+  /** Lookups that walked since the table was filled, in this version and the versions it was cloned from. */
   walks = 0;
+  /** A lookup found a record pair above the element level: the next ones walk to the pair level first (one walk instead of two). */
+  paired = false;
 
   /** The entry of position i (see the module comment), 0 when not known. */
   get(i: number): number {
@@ -122,14 +127,16 @@ export class ElementTable {
 
   /** A snapshot for a clone of committed root `root`: the base is frozen from now on, the overlay copied. */
   hint(root: NodeId): ElementTableHint | undefined {
-    if (this.#base === null && this.#overlay === null) return undefined;
+    if (this.#base === null && this.#overlay === null && this.walks === 0) return undefined;
     if (this.#base !== null) this.#base.frozen = true;
-    return { root, base: this.#base, overlay: this.#overlay === null ? null : new Map(this.#overlay) };
+    return { root, base: this.#base, overlay: this.#overlay === null ? null : new Map(this.#overlay), walks: this.walks, paired: this.paired };
   }
 
   /** Takes a hint over (the caller checked it names its own committed root; a hint is taken once: its overlay becomes this table's). */
   inherit(hint: ElementTableHint): void {
     this.#base = hint.base;
     this.#overlay = hint.overlay;
+    this.walks = hint.walks;
+    this.paired = hint.paired;
   }
 }

@@ -15,7 +15,8 @@
  * field type), `out`, `dv`, `data`, `buf` (data.buffer), `base`
  * (data.byteOffset), the scratch `W` (a BigUint64Array of one) with `U` (its
  * two uint32 words), `M64` (2^64 - 1), `v` (the value being written), `lo`,
- * `hi`, `b` (scratch). Text holds only numbers and these names.
+ * `hi`, `b`, `h` (scratch), `IL`, `IH`, `IV` (the intern table's words and
+ * bigints). Text holds only numbers and these names.
  * @module
  */
 import type { CodegenField } from './containerGeneric.js';
@@ -76,22 +77,53 @@ export function inlineWrite(f: CodegenField, i: number, at: string): string | nu
 }
 
 /**
+ * log2 of the intern table's slots. Measured with bench/serialize.ts's
+ * 2^18 Validators (`process.cpuUsage`, 3 processes × 9 decodes, medians
+ * of the medians): 10 bits 205 ms, 12 bits 216 ms, 16 bits 270 ms (the
+ * table no longer fits the first-level caches), no table 232 ms.
+ */
+const INTERN_BITS = 10;
+
+/**
+ * The uint64 intern table the generated decoders share: slot `h` holds the
+ * bigint whose low and high words are `lo[h]` and `hi[h]` (every slot
+ * starts as 0n with both words 0, so it is consistent from the start). A
+ * decoded uint64 whose words match its slot gets that slot's bigint instead
+ * of a new one: the values a state repeats across its validators
+ * (FAR_FUTURE_EPOCH, 0, 32·10^9 and the other effective balances, the
+ * epochs of one activation batch) become one bigint each, so the decoder
+ * allocates, and the young-generation collector copies, fewer objects.
+ * Bigints are immutable primitives: no caller can tell a shared one from a
+ * fresh one. A miss overwrites the slot; the table holds at most
+ * 2^INTERN_BITS bigints alive. Only ever written by the generated code,
+ * each lookup and update in one synchronous step.
+ */
+export const internTable = {
+  lo: new Int32Array(1 << INTERN_BITS),
+  hi: new Int32Array(1 << INTERN_BITS),
+  v: new Array<bigint>(1 << INTERN_BITS).fill(0n),
+};
+
+/**
  * Statements that leave field `i`'s value, read at byte `at`, in the
- * variable `target`, or null when the field has no inline form. With
- * `memo`, uint64 bigints are remembered by their two words in the locals
+ * variable `target`, or null when the field has no inline form. uint64
+ * bigints come from the intern table (`internTable`). With `memo`, each
+ * uint64 field also remembers its last value by its two words in the locals
  * `m<i>`, `ml<i>`, `mh<i>` (declared by `memoDeclarations`): a run of equal
- * values (FAR_FUTURE_EPOCH exits, one effective balance) shares one bigint
- * instead of allocating one each — bigints are immutable primitives, so no
- * caller can tell.
+ * values (FAR_FUTURE_EPOCH exits, one effective balance) skips even the
+ * table lookup.
  */
 export function inlineRead(f: CodegenField, i: number, at: string, target: string, memo: boolean): string | null {
   switch (kindOf(f)) {
-    case 'u64':
-      if (!memo) return `${target} = dv.getBigUint64(${at}, true);`;
-      return (
-        `lo = dv.getInt32(${at}, true); hi = dv.getInt32(${at} + 4, true); ` +
-        `if (lo !== ml${i} || hi !== mh${i}) { ml${i} = lo; mh${i} = hi; m${i} = dv.getBigUint64(${at}, true); } ${target} = m${i};`
-      );
+    case 'u64': {
+      // The interned bigint for the words (lo, hi) into `t`: the slot's, or a new one that takes the slot.
+      const intern = (t: string) =>
+        `h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> ${32 - INTERN_BITS}; ` +
+        `if (IL[h] === lo && IH[h] === hi) ${t} = IV[h]; else { ${t} = dv.getBigUint64(${at}, true); IL[h] = lo; IH[h] = hi; IV[h] = ${t}; }`;
+      const words = `lo = dv.getInt32(${at}, true); hi = dv.getInt32(${at} + 4, true); `;
+      if (!memo) return words + intern(target);
+      return words + `if (lo !== ml${i} || hi !== mh${i}) { ml${i} = lo; mh${i} = hi; ${intern(`m${i}`)} } ${target} = m${i};`;
+    }
     case 'u64n':
       return (
         `lo = dv.getUint32(${at}, true); hi = dv.getUint32(${at} + 4, true); ` +

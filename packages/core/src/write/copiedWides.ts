@@ -27,8 +27,8 @@
 import { hashInto } from '@ssztree/hasher';
 import { staging, trimStaging } from '../hash/flush.js';
 import { KIND_BRANCH, KIND_WIDE_BASE, KIND_ZERO, type NodeId } from '../nodes/ids.js';
-import { findOwnedPaths, gatherHash, levelEnd, levelStart, pathBases, pathLefts, pathRights, pendingBesidePaths } from './ownedPaths.js';
-import type { SlabWides } from './slabWides.js';
+import { findOwnedPaths, gatherHash, scatterHashes, levelEnd, levelStart, pathBases, pathLefts, pathRights, pendingBesidePaths } from './ownedPaths.js';
+import { hashedWide, type SlabWides } from './slabWides.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /** New node of each path entry (indexed like ownedPaths' entries); grown to the largest batch. */
@@ -63,27 +63,13 @@ export function writeCopiedWides(store: NodeStore, root: NodeId, depth: number, 
 /** The written level: a new hashed wide leaf per position (its count set by its parent's link). */
 function makeLeaves(store: NodeStore, n: number, src: SlabWides): void {
   const kind = KIND_WIDE_BASE + src.depth - 1;
-  const pool = store.pools[kind]!;
   const words = src.words!;
   const roots = src.roots!;
-  const n32 = pool.dataBytes >>> 2;
   const pageBytes = 32 << src.depth;
   const first = levelStart[0]!;
   for (let i = 0; i < n; i++) {
     const offset = src.offsets[i]!;
-    const from = offset >>> 2;
-    const rootAt = ((offset - src.rootsFrom) / pageBytes) * 8;
-    const slot = pool.alloc();
-    const page = slot >>> pool.shift;
-    const off = slot & pool.mask;
-    const d32 = pool.d32[page]!;
-    for (let w = 0, o = off * n32; w < n32; w++) d32[o + w] = words[from + w]!;
-    const h32 = pool.h32[page]!;
-    for (let w = 0; w < 8; w++) h32[(off << 3) + w] = roots[rootAt + w]!;
-    const m = pool.meta[page]!;
-    m[off << 1] = 0;
-    m[(off << 1) + 1] = 0;
-    const id = (slot << 4) | kind;
+    const id = hashedWide(store, kind, words, offset >>> 2, roots, ((offset - src.rootsFrom) / pageBytes) * 8);
     made[first + i] = id;
     src.created[i] = id;
   }
@@ -145,20 +131,5 @@ function hashLevel(store: NodeStore, d: number): void {
     gatherHash(pools, m[b + 1]!, st, s + 8);
   }
   hashInto(st8.subarray(0, 64 * count), st8.subarray(0, 32 * count));
-  const shift = branches.shift;
-  const mask = branches.mask;
-  const hashPages = branches.h32;
-  for (let k = 0, s = 0; k < count; k++, s += 8) {
-    const slot = made[start + k]! >>> 4;
-    const h = hashPages[slot >>> shift]!;
-    const o = (slot & mask) << 3;
-    h[o] = st[s]!;
-    h[o + 1] = st[s + 1]!;
-    h[o + 2] = st[s + 2]!;
-    h[o + 3] = st[s + 3]!;
-    h[o + 4] = st[s + 4]!;
-    h[o + 5] = st[s + 5]!;
-    h[o + 6] = st[s + 6]!;
-    h[o + 7] = st[s + 7]!;
-  }
+  scatterHashes(branches, made, start, count, st);
 }

@@ -195,6 +195,26 @@ export function gatherHash(pools: NodeStore['pools'], id: NodeId, st: Int32Array
   st[s + 7] = h[o + 7]!;
 }
 
+/** Writes the hashes staged at st[8k..8k + 8) into branches nodes[start + k], k < count, as words. */
+export function scatterHashes(branches: NodeStore['branches'], nodes: Int32Array, start: number, count: number, st: Int32Array): void {
+  const shift = branches.shift;
+  const mask = branches.mask;
+  const hashPages = branches.h32;
+  for (let k = 0, s = 0; k < count; k++, s += 8) {
+    const slot = nodes[start + k]! >>> 4;
+    const h = hashPages[slot >>> shift]!;
+    const o = (slot & mask) << 3;
+    h[o] = st[s]!;
+    h[o + 1] = st[s + 1]!;
+    h[o + 2] = st[s + 2]!;
+    h[o + 3] = st[s + 3]!;
+    h[o + 4] = st[s + 4]!;
+    h[o + 5] = st[s + 5]!;
+    h[o + 6] = st[s + 6]!;
+    h[o + 7] = st[s + 7]!;
+  }
+}
+
 /** Hashes the branches `findOwnedPaths` recorded at levels stop + 1 .. depth, bottom up. */
 export function hashOwnedPaths(store: NodeStore, depth: number, stop: number): void {
   if (pendingBeside) store.flush();
@@ -202,10 +222,7 @@ export function hashOwnedPaths(store: NodeStore, depth: number, stop: number): v
   const lefts = pathLefts;
   const rights = pathRights;
   const branches = store.branches;
-  const shift = branches.shift;
-  const mask = branches.mask;
   const pools = store.pools;
-  const hashPages = branches.h32;
   for (let d = stop + 1; d <= depth; d++) {
     const start = levelStart[d]!;
     const count = levelEnd[d]! - start;
@@ -216,19 +233,7 @@ export function hashOwnedPaths(store: NodeStore, depth: number, stop: number): v
       gatherHash(pools, rights[start + k]!, st, s + 8);
     }
     hashInto(st8.subarray(0, 64 * count), st8.subarray(0, 32 * count));
-    for (let k = 0, s = 0; k < count; k++, s += 8) {
-      const slot = nodes[start + k]! >>> 4;
-      const h = hashPages[slot >>> shift]!;
-      const o = (slot & mask) << 3;
-      h[o] = st[s]!;
-      h[o + 1] = st[s + 1]!;
-      h[o + 2] = st[s + 2]!;
-      h[o + 3] = st[s + 3]!;
-      h[o + 4] = st[s + 4]!;
-      h[o + 5] = st[s + 5]!;
-      h[o + 6] = st[s + 6]!;
-      h[o + 7] = st[s + 7]!;
-    }
+    scatterHashes(branches, nodes, start, count, st);
   }
   trimStaging(store);
   if (pathNodes.length > RETAINED_ENTRIES) {

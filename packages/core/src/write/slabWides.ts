@@ -109,7 +109,7 @@ export function wideAt(store: NodeStore, src: SlabWides, i: number, old: NodeId,
 }
 
 /** A new wide leaf of `kind` from the words at words[from], its root at roots[rootAt]: hashed, no holder, on no list. */
-function hashedWide(store: NodeStore, kind: number, words: Int32Array, from: number, roots: Int32Array, rootAt: number): NodeId {
+export function hashedWide(store: NodeStore, kind: number, words: Int32Array, from: number, roots: Int32Array, rootAt: number): NodeId {
   const pool = store.pools[kind]!;
   const slot = pool.alloc();
   const page = slot >>> pool.shift;

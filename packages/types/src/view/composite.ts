@@ -12,8 +12,9 @@
  *
  * `_flush` commits every cached child first, collects the indices whose node
  * changed plus the pending values, and writes them all with one sorted
- * `setNodesAtDepth`; written half views are committed pair by pair instead
- * (`SszType._pairWrite`: one new pair node, written one level up); new
+ * `setNodesAtDepth`; written half views of a shared tree are committed pair
+ * by pair instead (`SszType._pairWrite`: one new pair node, written one
+ * level up), those of an owned tree rewrite their halves in place; new
  * element subtrees are hashed by the store's batched flush, level by level
  * across all changed elements at once.
  *

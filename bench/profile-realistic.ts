@@ -10,6 +10,9 @@
  * `--profile out.cpuprofile` records a CPU profile of the block and epoch loops only (the load left out).
  * Each block and epoch ends with a task turn, as between a client's blocks (old versions are freed there).
  *
+ * `--rounds R` runs the blocks R times, loading the state from bytes again before each round after the first
+ * (with `--phases`, the first 8 blocks are then those of rounds 2 to R: a warm process, as in the realistic bench).
+ *
  * `--only participation` times the participation `set` loop of each block alone (on a clone dropped after).
  *
  * `--phases` applies each block in its parts instead (the same writes as demo/apply.ts's `applyBlock`, in
@@ -36,6 +39,8 @@ function arg(name: string): string | undefined {
 const FORK = (arg('fork') ?? 'fulu') as DemoFork;
 const N = Number(arg('validators') ?? 2 ** 20);
 const BLOCKS = Number(arg('blocks') ?? 64);
+/** `--rounds R`: the blocks R times, the state loaded again from bytes before each round after the first (as the realistic bench's rounds in one process). */
+const ROUNDS = Number(arg('rounds') ?? 1);
 const EPOCHS = Number(arg('epochs') ?? 1);
 const ONLY = arg('only');
 type StateView = ViewOf<typeof ElectraState>;
@@ -68,112 +73,131 @@ if (session) {
   await session.post('Profiler.start');
 }
 const c: number[] = [];
-/** `--phases`: wall and CPU ms of each part of each block, by part. */
+/**
+ * `--phases`: wall and CPU ms of each part of each block, by part: `steady` after the first 8 blocks of a round,
+ * `first` the first 8 (of rounds after the first when there are several: a warm process, as the realistic bench's).
+ */
 const parts = new Map<string, { wall: number[]; cpu: number[] }>();
+const firstParts = new Map<string, { wall: number[]; cpu: number[] }>();
+let partsNow: Map<string, { wall: number[]; cpu: number[] }> | null = parts;
 let partWall = 0;
 let partCpu = 0;
 const part = (name: string): void => {
   const wall = performance.now();
   const used = cpu();
-  let p = parts.get(name);
-  if (p === undefined) parts.set(name, (p = { wall: [], cpu: [] }));
-  p.wall.push(wall - partWall);
-  p.cpu.push(used - partCpu);
+  const into = partsNow;
+  let p = into?.get(name);
+  if (into !== null && p === undefined) into.set(name, (p = { wall: [], cpu: [] }));
+  p?.wall.push(wall - partWall);
+  p?.cpu.push(used - partCpu);
   partWall = performance.now();
   partCpu = cpu();
 };
 const ZERO_ROOT = new Uint8Array(32);
-for (let k = 1; k <= BLOCKS; k++) {
-  const plan = planBlock(new Rng(1000 + k), N, START_SLOT + k);
-  if (process.argv.includes('--phases')) {
-    partWall = performance.now();
-    partCpu = cpu();
-    const s = head.clone();
-    // demo/apply.ts `applyBlock`, part by part.
-    const previousSlot = Number(s.slot);
-    s.state_roots.set(previousSlot % 8192, root);
-    s.block_roots.set(previousSlot % 8192, plan.parentRoot);
-    s.slot = plan.slot;
-    const header = s.latest_block_header;
-    header.slot = plan.slot;
-    header.proposer_index = plan.proposer;
-    header.parent_root = plan.parentRoot;
-    header.state_root = ZERO_ROOT;
-    header.body_root = plan.bodyRoot;
-    s.randao_mixes.set(plan.epoch % 65536, plan.randaoMix);
-    part('writes: clone, header, roots, randao mix');
-    const balances = s.balances;
-    for (let j = 0; j < plan.balanceIndex.length; j++) balances.set(plan.balanceIndex[j]!, plan.balanceValue[j]!);
-    part('writes: 1024 balances');
-    const validators = s.validators;
-    for (let j = 0; j < plan.validatorIndex.length; j++) {
-      const v = validators.get(plan.validatorIndex[j]!);
-      const value = plan.validatorValue[j]!;
-      if (plan.validatorChange[j] === ValidatorChange.Slashed) {
-        v.slashed = true;
-        v.withdrawable_epoch = BigInt(plan.epoch + 8192);
-      } else if (plan.validatorChange[j] === ValidatorChange.Exit) {
-        v.exit_epoch = value;
-        v.withdrawable_epoch = value + 256n;
-      } else v.effective_balance = value;
-    }
-    part(`writes: ${plan.validatorIndex.length} validators`);
-    const flags = s.current_epoch_participation;
-    for (let j = 0; j < plan.participationIndex.length; j++) {
-      const i = plan.participationIndex[j]!;
-      flags.set(i, flags.get(i) | plan.participationFlags[j]!);
-    }
-    part('writes: participation flags');
-    const store = s._tree.store;
-    for (const [name, view] of [['participation', flags], ['balances', balances], ['validators', validators]] as const) {
-      view._commitNow();
-      store.flush();
-      part(`commit: ${name} (commit, flush)`);
-    }
-    root = s.hashTreeRoot();
-    part('commit: the rest + root');
+for (let round = 0; round < ROUNDS; round++) {
+  if (round > 0) {
     head.dispose();
-    part('dispose of the old head');
-    head = s;
     await turn();
-    continue;
+    t = performance.now();
+    head = T.deserializeToView(bytes);
+    root = head.hashTreeRoot();
+    console.log(`load ${(performance.now() - t).toFixed(1)} ms`);
   }
-  const next = head.clone();
-  if (ONLY === 'participation') {
-    const flags = next.current_epoch_participation;
+  for (let k = 1; k <= BLOCKS; k++) {
+    const plan = planBlock(new Rng(1000 + k), N, START_SLOT + k);
+    partsNow = k > 8 ? parts : ROUNDS === 1 || round > 0 ? firstParts : null;
+    if (process.argv.includes('--phases')) {
+      partWall = performance.now();
+      partCpu = cpu();
+      const s = head.clone();
+      // demo/apply.ts `applyBlock`, part by part.
+      const previousSlot = Number(s.slot);
+      s.state_roots.set(previousSlot % 8192, root);
+      s.block_roots.set(previousSlot % 8192, plan.parentRoot);
+      s.slot = plan.slot;
+      const header = s.latest_block_header;
+      header.slot = plan.slot;
+      header.proposer_index = plan.proposer;
+      header.parent_root = plan.parentRoot;
+      header.state_root = ZERO_ROOT;
+      header.body_root = plan.bodyRoot;
+      s.randao_mixes.set(plan.epoch % 65536, plan.randaoMix);
+      part('writes: clone, header, roots, randao mix');
+      const balances = s.balances;
+      for (let j = 0; j < plan.balanceIndex.length; j++) balances.set(plan.balanceIndex[j]!, plan.balanceValue[j]!);
+      part('writes: 1024 balances');
+      const validators = s.validators;
+      for (let j = 0; j < plan.validatorIndex.length; j++) {
+        const v = validators.get(plan.validatorIndex[j]!);
+        const value = plan.validatorValue[j]!;
+        if (plan.validatorChange[j] === ValidatorChange.Slashed) {
+          v.slashed = true;
+          v.withdrawable_epoch = BigInt(plan.epoch + 8192);
+        } else if (plan.validatorChange[j] === ValidatorChange.Exit) {
+          v.exit_epoch = value;
+          v.withdrawable_epoch = value + 256n;
+        } else v.effective_balance = value;
+      }
+      part(`writes: ${plan.validatorIndex.length} validators`);
+      const flags = s.current_epoch_participation;
+      for (let j = 0; j < plan.participationIndex.length; j++) {
+        const i = plan.participationIndex[j]!;
+        flags.set(i, flags.get(i) | plan.participationFlags[j]!);
+      }
+      part('writes: participation flags');
+      const store = s._tree.store;
+      for (const [name, view] of [['participation', flags], ['balances', balances], ['validators', validators]] as const) {
+        view._commitNow();
+        store.flush();
+        part(`commit: ${name} (commit, flush)`);
+      }
+      root = s.hashTreeRoot();
+      part('commit: the rest + root');
+      head.dispose();
+      part('dispose of the old head');
+      head = s;
+      await turn();
+      continue;
+    }
+    const next = head.clone();
+    if (ONLY === 'participation') {
+      const flags = next.current_epoch_participation;
+      t = performance.now();
+      const c0 = cpu();
+      for (let j = 0; j < plan.participationIndex.length; j++) flags.set(plan.participationIndex[j]!, plan.participationFlags[j]! ^ 64);
+      w.push(performance.now() - t);
+      wc.push(cpu() - c0);
+      next.dispose();
+      await turn();
+      continue;
+    }
     t = performance.now();
     const c0 = cpu();
-    for (let j = 0; j < plan.participationIndex.length; j++) flags.set(plan.participationIndex[j]!, plan.participationFlags[j]! ^ 64);
+    applyBlock(next as unknown as StateLike, plan, root);
     w.push(performance.now() - t);
     wc.push(cpu() - c0);
-    next.dispose();
+    if (ONLY === 'writes') {
+      next.dispose();
+      await turn();
+      continue;
+    }
+    t = performance.now();
+    root = next.hashTreeRoot();
+    c.push(performance.now() - t);
+    head.dispose();
+    head = next;
     await turn();
-    continue;
   }
-  t = performance.now();
-  const c0 = cpu();
-  applyBlock(next as unknown as StateLike, plan, root);
-  w.push(performance.now() - t);
-  wc.push(cpu() - c0);
-  if (ONLY === 'writes') {
-    next.dispose();
-    await turn();
-    continue;
-  }
-  t = performance.now();
-  root = next.hashTreeRoot();
-  c.push(performance.now() - t);
-  head.dispose();
-  head = next;
-  await turn();
 }
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]?.toFixed(2);
 if (parts.size > 0) {
-  const sum = (pick: (p: { wall: number[]; cpu: number[] }) => number[], from: number, to: number) =>
-    [...parts.values()].reduce((a, p) => a + Number(med(pick(p).slice(from, to))), 0).toFixed(2);
-  console.log('part: steady p50 ms wall (CPU) | first 8 wall (CPU)');
-  for (const [name, p] of parts) console.log(`  ${name}: ${med(p.wall.slice(8))} (${med(p.cpu.slice(8))}) | ${med(p.wall.slice(0, 8))} (${med(p.cpu.slice(0, 8))})`);
-  console.log(`  sum of the parts' p50s: ${sum((p) => p.wall, 8, BLOCKS)} (${sum((p) => p.cpu, 8, BLOCKS)}) | ${sum((p) => p.wall, 0, 8)} (${sum((p) => p.cpu, 0, 8)})`);
+  const sum = (of: typeof parts, pick: (p: { wall: number[]; cpu: number[] }) => number[]) => [...of.values()].reduce((a, p) => a + Number(med(pick(p))), 0).toFixed(2);
+  console.log(`part: steady p50 ms wall (CPU) | first 8 wall (CPU)${ROUNDS > 1 ? ` (rounds 2–${ROUNDS})` : ''}`);
+  for (const [name, p] of parts) {
+    const f = firstParts.get(name);
+    console.log(`  ${name}: ${med(p.wall)} (${med(p.cpu)}) | ${med(f?.wall ?? [])} (${med(f?.cpu ?? [])})`);
+  }
+  console.log(`  sum of the parts' p50s: ${sum(parts, (p) => p.wall)} (${sum(parts, (p) => p.cpu)}) | ${sum(firstParts, (p) => p.wall)} (${sum(firstParts, (p) => p.cpu)})`);
 }
 if (w.length > 0) console.log(`blocks: writes p50 ${med(w)} ms (CPU ${med(wc)} ms), commit+root p50 ${med(c)} ms (last 8 writes ${w.slice(-8).map((x) => x.toFixed(2)).join(' ')})`);
 for (let e = 0; e < EPOCHS && ONLY === undefined; e++) {

@@ -13,7 +13,7 @@ export { lengthChunk } from './build/list.js';
 export { MAX_PATH_DEPTH } from './write/navigate.js';
 export { defaultStore, NodeStore } from './nodeStore.js';
 export { nodeByteSize, recordPairKind, registerRecordLayout, registerRecordPairs, type RecordLayout } from './nodes/recordLayouts.js';
-export type { RecordFill } from './build/recordTrees.js';
+export type { RecordFill, RecordRuns } from './build/recordTrees.js';
 export { helperIndices, multiproofRoot, verifyMultiproof, verifySingleProof, type Multiproof, type SingleProof } from './read/proofs.js';
 export type { StoreStats } from './store/storeCore.js';
 export { Tree } from './tree.js';

@@ -20,7 +20,7 @@ import { buildPartialTree } from './read/partial.js';
 import { createMultiproof, createSingleProof, type Multiproof, type SingleProof } from './read/proofs.js';
 import { StoreCore } from './store/storeCore.js';
 import { collectElements, collectLevel, copyLevelBytes, copyWide } from './read/bulk.js';
-import { buildPairTree, buildRecordTree, type RecordFill } from './build/recordTrees.js';
+import { buildPairTree, buildRecordTree, type RecordFill, type RecordRuns } from './build/recordTrees.js';
 import { layoutOf } from './nodes/recordLayouts.js';
 import { copyRecordLevel } from './wide/recordLevel.js';
 import { copyRecordBytes, createRecord, createRecordRows, recordOffset, recordPage } from './wide/records.js';
@@ -119,16 +119,19 @@ export class NodeStore extends StoreCore {
    * `recordTree` of base kind `kind` stored as record pairs one level up
    * (see `registerRecordPairs`; an odd last record stays single), or as
    * single records when the kind has no pairs or `depth` is 0. Reads below a
-   * pair see base records; writes of base records keep it a pair.
+   * pair see base records; writes of base records keep it a pair. `placed`,
+   * if given, receives where the pairs (or single records) were put: the
+   * runs of slots, in order, and their kind (an odd last record is not in
+   * them).
    */
-  recordPairTree(kind: number, count: number, depth: number, fill: RecordFill): NodeId {
+  recordPairTree(kind: number, count: number, depth: number, fill: RecordFill, placed?: RecordRuns): NodeId {
     if (typeof fill !== 'function') throw new CoreError('BAD_INPUT', 'recordPairTree: fill must be a function');
-    return this.float(buildPairTree(this, kind, count, depth, fill));
+    return this.float(buildPairTree(this, kind, count, depth, fill, placed));
   }
 
   /** `recordPairTree` of `count` records serialized back to back in `bytes` from `offset`. */
-  recordPairTreeFromBytes(kind: number, bytes: Uint8Array, offset: number, count: number, depth: number): NodeId {
-    return this.recordPairTree(kind, count, depth, bytesFill(kind, bytes, offset, count));
+  recordPairTreeFromBytes(kind: number, bytes: Uint8Array, offset: number, count: number, depth: number, placed?: RecordRuns): NodeId {
+    return this.recordPairTree(kind, count, depth, bytesFill(kind, bytes, offset, count), placed);
   }
 
   /**

@@ -43,12 +43,25 @@ import type { StoreCore } from '../store/storeCore.js';
 export type RecordFill = (out: Uint8Array, view: DataView, first: number, n: number) => void;
 
 /**
+ * Where a build put its records: `runs` holds the first slot and the length
+ * of each run of slots, in record order; `kind` is the records' node kind
+ * (-1: no record made); `paired` says they are record pairs (record k holds
+ * elements 2k and 2k + 1). A view's element table of the new list, without
+ * a walk.
+ */
+export interface RecordRuns {
+  kind: number;
+  runs: number[];
+  paired: boolean;
+}
+
+/**
  * The subtree of `depth` whose first `count` leaves are new records of
  * `kind` written by `fill`, the rest zero. `height`: the records' height
  * above the level padded with zero chunks (1 for record pairs, whose level
  * pads with zeroId(1)).
  */
-export function buildRecordTree(store: StoreCore, kind: number, count: number, depth: number, fill: RecordFill, height = 0): NodeId {
+export function buildRecordTree(store: StoreCore, kind: number, count: number, depth: number, fill: RecordFill, height = 0, placed?: RecordRuns): NodeId {
   const layout = Number.isInteger(kind) ? layoutOf(kind) : undefined;
   if (layout === undefined) throw new CoreError('BAD_INPUT', `no record layout has kind ${String(kind)}`);
   checkDepth(depth, 0, MAX_ZERO_DEPTH);
@@ -105,6 +118,10 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
 
   let root: NodeId = top;
   for (let level = hashers.length; level < depth; level++) root = hashedBranch(store, root, zeroId(level + height));
+  if (placed !== undefined) {
+    placed.kind = kind;
+    placed.runs = runs;
+  }
   return root;
 }
 
@@ -128,15 +145,16 @@ function discard(pool: Pool, runs: number[], count: number): void {
  * single records. Hashed as built but for the odd record and its path,
  * which the next flush hashes.
  */
-export function buildPairTree(store: StoreCore, kind: number, count: number, depth: number, fill: RecordFill): NodeId {
+export function buildPairTree(store: StoreCore, kind: number, count: number, depth: number, fill: RecordFill, placed?: RecordRuns): NodeId {
   const layout = Number.isInteger(kind) ? layoutOf(kind) : undefined;
   if (layout === undefined || layout.halves !== 0) throw new CoreError('BAD_INPUT', `no base record layout has kind ${String(kind)}`);
   checkDepth(depth, 0, MAX_ZERO_DEPTH);
-  if (layout.pair < 0 || depth < 1) return buildRecordTree(store, kind, count, depth, fill);
+  if (layout.pair < 0 || depth < 1) return buildRecordTree(store, kind, count, depth, fill, 0, placed);
   if (!Number.isInteger(count) || count < 0 || count > 2 ** depth) throw new CoreError('INDEX_RANGE', `${count} records do not fit in depth ${depth}`);
   const pairs = Math.floor(count / 2);
   // Pair i is records 2i and 2i + 1, back to back: the caller's fill writes them as it writes any run.
-  const root = buildRecordTree(store, layout.pair, pairs, depth - 1, (out, view, first, n) => fill(out, view, 2 * first, 2 * n), 1);
+  const root = buildRecordTree(store, layout.pair, pairs, depth - 1, (out, view, first, n) => fill(out, view, 2 * first, 2 * n), 1, placed);
+  if (placed !== undefined) placed.paired = true;
   if (count % 2 === 0) return root;
   const tail = new Uint8Array(layout.size);
   try {

@@ -12,7 +12,7 @@
  * batches, level by level for all values at once (`containerRoots.ts`).
  * @module
  */
-import type { NodeId, NodeStore } from '@ssztree/core';
+import type { NodeId, NodeStore, RecordRuns } from '@ssztree/core';
 import { describeArg, SszError, withPath } from '../errors.js';
 import { expectObject, type Json } from '../json.js';
 import { depthForLimit } from '../merkle.js';
@@ -27,6 +27,7 @@ import { generateCodec } from './containerCodegen.js';
 import { ContainerRecords, type FieldInfo } from './containerRecords.js';
 import { ContainerRoots } from './containerRoots.js';
 import { shapeKey } from '../shape.js';
+import { collectBuilt } from '../view/built.js';
 
 export type { ContainerValue, Fields } from '../type.js';
 
@@ -172,8 +173,8 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
   }
 
   /** @internal The subtree of `depth` whose first leaves are `count` serialized records, validated, or null (`ContainerRecords.treeFromBytes`). */
-  _recordTreeFromBytes(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null {
-    return this.records === null ? null : this.records.treeFromBytes(data, start, count, depth, store);
+  _recordTreeFromBytes(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore, placed?: RecordRuns): NodeId | null {
+    return this.records === null ? null : this.records.treeFromBytes(data, start, count, depth, store, placed);
   }
 
   override _toNodes(values: readonly ContainerValue<F>[], store: NodeStore): NodeId[] {
@@ -448,7 +449,12 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return super.toView(value, store) as ContainerView<F>;
   }
   override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): ContainerView<F> {
-    return super.deserializeToView(bytes, store) as ContainerView<F>;
+    // The build records the page and element tables of its lists (view/built.ts); the fields' views take them.
+    return collectBuilt(() => {
+      const view = super.deserializeToView(bytes, store) as ContainerView<F>;
+      (view as unknown as ContainerViewBase<F>)._takeBuilt();
+      return view;
+    });
   }
   override viewOf(tree: Tree): ContainerView<F> {
     return super.viewOf(tree) as ContainerView<F>;

@@ -23,7 +23,7 @@
  * path, `[i]` for list elements, and the byte offset.
  * @module
  */
-import { recordPairKind, registerRecordLayout, registerRecordPairs, type NodeId, type NodeStore } from '@ssztree/core';
+import { recordPairKind, registerRecordLayout, registerRecordPairs, type NodeId, type NodeStore, type RecordRuns } from '@ssztree/core';
 import { SszError, withPath } from '../errors.js';
 import { batchSize, foldSubtrees, growScratch } from '../merkle.js';
 import { preimages, registerPreimagePosition, type PreimageTable } from '../tree/preimages.js';
@@ -201,11 +201,11 @@ export class ContainerRecords {
    * (pairs where a pair kind is free; one copy per run of record slots,
    * hashed as built), or null without a compact record kind.
    */
-  treeFromBytes(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null {
+  treeFromBytes(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore, placed?: RecordRuns): NodeId | null {
     const kind = this.listKind();
     if (kind < 0) return null;
     this.checkBytes(data, start, count, true);
-    return store.recordPairTreeFromBytes(kind, data, start, count, depth);
+    return store.recordPairTreeFromBytes(kind, data, start, count, depth, placed);
   }
 
   /**

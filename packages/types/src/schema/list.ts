@@ -6,11 +6,13 @@
  * through the element type's `_rootsInto`.
  * @module
  */
-import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import { defaultStore, type NodeId, type NodeStore, type RecordRuns, Tree } from '@ssztree/core';
 import { elementIndex, LENGTH_STEP, packedStep, type PathSegment, type PathStep } from '../tree/proofs.js';
 import { CompositeSequenceView } from '../view/composite.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
+import { collectBuilt, collectingBuilt, recordBuilt, takeBuiltTable } from '../view/built.js';
+import { placedHint, placedRecords } from '../view/elementTable.js';
 import { SszError } from '../errors.js';
 import { depthForLimit, merkleizeInPlace, merkleizeInto, mixInLengthInto } from '../merkle.js';
 import { SszType, type AnyType, type ValueOf } from '../type.js';
@@ -76,7 +78,7 @@ export class ListBasicType<V, A extends BasicArray<V>> extends PackedListBase<V,
   }
   /** @internal The view subtree of `length` elements packed in `chunks` (pages of wide leaves, the length mixed in). */
   _viewNodeOfChunks(store: NodeStore, chunks: Uint8Array, length: number): NodeId {
-    return store.withLength(packedContents(store, chunks, this.shape), length);
+    return packedContents(store, chunks, this.shape, (contents) => store.withLength(contents, length));
   }
   override _view(store: NodeStore, node: NodeId, tree?: Tree): PackedSequenceView<V, A> {
     const t = tree ?? new Tree(node, store);
@@ -87,7 +89,7 @@ export class ListBasicType<V, A extends BasicArray<V>> extends PackedListBase<V,
     return super.toView(value, store) as PackedSequenceView<V, A>;
   }
   override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): PackedSequenceView<V, A> {
-    return super.deserializeToView(bytes, store) as PackedSequenceView<V, A>;
+    return collectBuilt(() => takeBuiltTable(super.deserializeToView(bytes, store) as PackedSequenceView<V, A>));
   }
   override viewOf(tree: Tree): PackedSequenceView<V, A> {
     return super.viewOf(tree) as PackedSequenceView<V, A>;
@@ -194,8 +196,15 @@ export class ListCompositeType<V, ET = SszType<V>> extends CompositeListBase<V> 
     if (size % fixed !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${fixed}-byte elements`, end);
     const count = size / fixed;
     if (count > this.limit) throw new SszError('LIMIT_EXCEEDED', `${count} elements exceed the limit of ${this.limit}`, start + this.limit * fixed);
-    const records = (elem as RecordTreeBuilder<V>)._recordTreeFromBytes?.(data, start, count, depthForLimit(this.limit), store) ?? null;
-    if (records !== null) return store.withLength(records, count);
+    // During a build of a view (view/built.ts), where the records went: the list's element table, without a walk.
+    const placed: RecordRuns | undefined = collectingBuilt() ? { kind: -1, runs: [], paired: false } : undefined;
+    const records = (elem as RecordTreeBuilder<V>)._recordTreeFromBytes?.(data, start, count, depthForLimit(this.limit), store, placed) ?? null;
+    if (records !== null) {
+      const node = store.withLength(records, count);
+      const table = placed === undefined ? null : placedRecords(placed.kind, placed.runs, placed.paired);
+      if (table !== null) recordBuilt(node, placedHint(node, table));
+      return node;
+    }
     const nodes = elem._recordsFromBytes(data, start, count, store);
     return store.withLength(subtreeFromNodes(store, nodes, depthForLimit(this.limit)), count);
   }
@@ -208,7 +217,7 @@ export class ListCompositeType<V, ET = SszType<V>> extends CompositeListBase<V> 
     return super.toView(value, store) as CompositeSequenceView<V, ET>;
   }
   override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): CompositeSequenceView<V, ET> {
-    return super.deserializeToView(bytes, store) as CompositeSequenceView<V, ET>;
+    return collectBuilt(() => takeBuiltTable(super.deserializeToView(bytes, store) as CompositeSequenceView<V, ET>));
   }
   override viewOf(tree: Tree): CompositeSequenceView<V, ET> {
     return super.viewOf(tree) as CompositeSequenceView<V, ET>;

@@ -12,7 +12,7 @@
  * progressive lists).
  * @module
  */
-import type { NodeId, NodeStore } from '@ssztree/core';
+import type { NodeId, NodeStore, RecordRuns } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { expectArray, type Json } from '../json.js';
 import { MAX_REUSED_ROOTS, growScratch } from '../merkle.js';
@@ -29,7 +29,7 @@ import { fromJsonItems, jsonItem } from './vector.js';
 export interface RecordTreeBuilder<V> {
   readonly _recordDepth?: number;
   _recordTreeFromValues?(values: readonly V[], depth: number, store: NodeStore): NodeId | null;
-  _recordTreeFromBytes?(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore): NodeId | null;
+  _recordTreeFromBytes?(data: Uint8Array, start: number, count: number, depth: number, store: NodeStore, placed?: RecordRuns): NodeId | null;
   _compactKind?(): number;
 }
 

@@ -20,6 +20,7 @@ import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { describeArg, SszError } from '../errors.js';
 import { type ContainerValue, type Fields, type SszType, staleView, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
+import { anyBuilt, isBuiltTable, takeBuilt } from './built.js';
 import type { FieldView } from './types.js';
 
 /** Scratch for a packed record's chunks (up to 64), shared by all container views: read, decoded, done. */
@@ -396,16 +397,33 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     if (retired !== null) for (const view of retired) view.dispose();
   }
 
+  /**
+   * @internal Right after a build from bytes (view/built.ts): the tables the build recorded for the
+   * nodes of navigable fields become those fields' hints, taken when their views are made.
+   */
+  _takeBuilt(): void {
+    if (!anyBuilt()) return;
+    for (let i = 0; i < this._fields.length; i++) {
+      if (!this._fields[i]!.navigable) continue;
+      const table = takeBuilt(this._nodeAt(i));
+      if (table !== undefined) (this._hints ??= new Array<unknown>(this._fields.length).fill(undefined))[i] = table;
+    }
+  }
+
   _respawn(tree: Tree): this {
     const view = (this.type as ContainerSchema<F>)._view(tree.store, tree.rootNode, tree) as unknown as this;
     // A clone's child views start from what this view's children found (a packed list's page table):
     // valid while the clone's field keeps the same root, which the child checks when it takes it.
+    // A field whose view was never made passes a build's table on (a state loaded from bytes and cloned
+    // for each block: the tables its build recorded reach the clones). Only a build's: it is read-only
+    // (built.ts `isBuiltTable`), where a clone's hint is taken by one view (its overlay becomes the view's).
     const children = this._children;
-    if (children === null) return view;
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i];
-      const hint = child === undefined || child._dirty ? undefined : child._inheritance();
-      if (hint !== undefined) (view._hints ??= new Array<unknown>(children.length).fill(undefined))[i] = hint;
+    const hints = this._hints;
+    const n = this._fields.length;
+    for (let i = 0; i < n; i++) {
+      const child = children?.[i];
+      const hint = child === undefined ? (isBuiltTable(hints?.[i]) ? hints![i] : undefined) : child._dirty ? undefined : child._inheritance();
+      if (hint !== undefined) (view._hints ??= new Array<unknown>(n).fill(undefined))[i] = hint;
     }
     return view;
   }

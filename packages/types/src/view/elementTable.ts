@@ -16,6 +16,12 @@
  * So a block's clone costs a copy of at most OVERLAY_MAX map entries, not
  * of the 2^20-entry array.
  *
+ * A list built from bytes starts with its table known (`fromRuns`): the
+ * build put its records in runs of consecutive slots (core `RecordRuns`),
+ * so the entry of position i is computed from the run holding it (a binary
+ * search of a few hundred runs) until the first fold, which writes the
+ * runs into the base (one sequential pass, no walk).
+ *
  * Invariant (kept by the owning view): every nonzero entry is the node at
  * that position of the view's committed tree (or the pair above it), held
  * by that tree. Lookups of the committed tree add entries; a commit drops
@@ -45,6 +51,65 @@ export const FILL_DIVISOR = 256;
 /** Lists shorter than this are never filled (their walks are short). */
 export const FILL_MIN_LENGTH = 4096;
 
+/** Where a build put a list's records (core `RecordRuns`), searchable: record k is at slot slots[r] + k - firsts[r] of the run r holding it. */
+interface Placed {
+  /** First record index of each run, ascending. */
+  readonly firsts: Int32Array;
+  readonly slots: Int32Array;
+  readonly kind: number;
+  /** Records are pairs: position i is in record i >>> 1 (the entry negative). */
+  readonly paired: boolean;
+  /** Records placed (positions past them are not known). */
+  readonly count: number;
+}
+
+/** The table of a list whose records a build placed in `runs` (core `RecordRuns`: first slot and length of each run, in order, of node kind `kind`), or null when none were. */
+export function placedRecords(kind: number, runs: readonly number[], paired: boolean): Placed | null {
+  if (kind < 0 || runs.length === 0) return null;
+  const n = runs.length >>> 1;
+  const firsts = new Int32Array(n);
+  const slots = new Int32Array(n);
+  let count = 0;
+  for (let r = 0; r < n; r++) {
+    firsts[r] = count;
+    slots[r] = runs[2 * r]!;
+    count += runs[2 * r + 1]!;
+  }
+  return { firsts, slots, kind, paired, count };
+}
+
+/** The entry of position i from the runs (0 past them). */
+function placedEntry(placed: Placed, i: number): number {
+  const k = placed.paired ? Math.floor(i / 2) : i;
+  if (k >= placed.count) return 0;
+  const firsts = placed.firsts;
+  let lo = 0;
+  let hi = firsts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (firsts[mid]! <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  const id = ((placed.slots[lo]! + k - firsts[lo]!) << 4) | placed.kind;
+  return placed.paired ? -(id + 1) : id + 1;
+}
+
+/** Writes the entries of every placed position into `ids` (run by run: no search). */
+function writePlaced(placed: Placed, ids: Int32Array): void {
+  const n = placed.firsts.length;
+  for (let r = 0; r < n; r++) {
+    const first = placed.firsts[r]!;
+    const end = r + 1 < n ? placed.firsts[r + 1]! : placed.count;
+    for (let k = first, slot = placed.slots[r]!; k < end; k++, slot++) {
+      const id = (slot << 4) | placed.kind;
+      if (placed.paired) {
+        if (2 * k < ids.length) ids[2 * k] = -(id + 1);
+        if (2 * k + 1 < ids.length) ids[2 * k + 1] = -(id + 1);
+      } else if (k < ids.length) ids[k] = id + 1;
+    }
+  }
+}
+
 interface Base {
   ids: Int32Array;
   /** Set once the base is shared with a clone: never written again. */
@@ -61,11 +126,19 @@ export interface ElementTableHint {
   /** The version's walks so far: a lineage of clones fills its table once its walks together would have paid for it. */
   readonly walks: number;
   readonly paired: boolean;
+  readonly placed: Placed | null;
+}
+
+/** The hint a list view built from bytes takes (`_inherit`): the table of `placed`, valid for the list's root `root` as built. */
+export function placedHint(root: NodeId, placed: Placed): ElementTableHint {
+  return { root, base: null, overlay: null, walks: 0, paired: placed.paired, placed };
 }
 
 export class ElementTable {
   #base: Base | null = null;
   #overlay: Map<number, number> | null = null;
+  /** Where the build put the records (with no base yet: the base, once made, holds these entries). */
+  #placed: Placed | null = null;
   /** Lookups that walked since the table was filled, in this version and the versions it was cloned from. */
   walks = 0;
   /** A lookup found a record pair above the element level: the next ones walk to the pair level first (one walk instead of two). */
@@ -79,7 +152,8 @@ export class ElementTable {
       if (v !== undefined) return v;
     }
     const base = this.#base;
-    return base !== null && i < base.ids.length ? base.ids[i]! : 0;
+    if (base !== null) return i < base.ids.length ? base.ids[i]! : 0;
+    return this.#placed !== null ? placedEntry(this.#placed, i) : 0;
   }
 
   /** Records entry `v` at position i (found by a lookup of the committed tree). */
@@ -108,34 +182,47 @@ export class ElementTable {
     const old = this.#base?.ids;
     const ids = new Int32Array(Math.max(length, old?.length ?? 0));
     if (old !== undefined) ids.set(old);
+    else if (this.#placed !== null) writePlaced(this.#placed, ids);
     for (const [i, v] of this.#overlay ?? []) if (i < ids.length) ids[i] = v;
-    this.#base = { ids, frozen: false, complete: this.#base?.complete ?? false };
+    this.#base = { ids, frozen: false, complete: this.#base?.complete ?? this.#placed !== null };
     this.#overlay = null;
+    this.#placed = null;
   }
 
   /** Replaces the table by the entries of one walk of the committed tree (`store.collectElements`). */
   fill(entries: Int32Array): void {
     this.#base = { ids: entries, frozen: false, complete: true };
     this.#overlay = null;
+    this.#placed = null;
     this.walks = 0;
+  }
+
+  /** Starts the table of a list just built from where the build placed its records (`placedRecords`): every placed position known. */
+  fromRuns(placed: Placed): void {
+    this.#base = null;
+    this.#overlay = null;
+    this.#placed = placed;
+    this.walks = 0;
+    this.paired = placed.paired;
   }
 
   /** Whether the table was filled by one walk (here or in a version it was taken over from): it is not filled again. */
   get filled(): boolean {
-    return this.#base?.complete === true;
+    return this.#base?.complete === true || this.#placed !== null;
   }
 
   /** A snapshot for a clone of committed root `root`: the base is frozen from now on, the overlay copied. */
   hint(root: NodeId): ElementTableHint | undefined {
-    if (this.#base === null && this.#overlay === null && this.walks === 0) return undefined;
+    if (this.#base === null && this.#overlay === null && this.#placed === null && this.walks === 0) return undefined;
     if (this.#base !== null) this.#base.frozen = true;
-    return { root, base: this.#base, overlay: this.#overlay === null ? null : new Map(this.#overlay), walks: this.walks, paired: this.paired };
+    return { root, base: this.#base, overlay: this.#overlay === null ? null : new Map(this.#overlay), walks: this.walks, paired: this.paired, placed: this.#placed };
   }
 
   /** Takes a hint over (the caller checked it names its own committed root; a hint is taken once: its overlay becomes this table's). */
   inherit(hint: ElementTableHint): void {
     this.#base = hint.base;
     this.#overlay = hint.overlay;
+    this.#placed = hint.placed;
     this.walks = hint.walks;
     this.paired = hint.paired;
   }

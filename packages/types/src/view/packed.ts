@@ -20,7 +20,7 @@ import { readChunks } from '../tree/nodes.js';
 import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
-import { fillTable, type PackedShape, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
+import { fillTable, type PackedShape, type PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
 
 /**
  * A commit rebuilds the contents from pages (see `#flushBulk`) when at least
@@ -43,16 +43,6 @@ const LOAD_ALL_MIN_DIRTY = 32;
 const LOAD_ALL_DENOMINATOR = 8;
 /** A commit after a predicted load of all pages samples every PREDICT_SAMPLE_STRIDE-th page (`#mostPagesChanged`; at least 32 of LOAD_ALL_MIN_PAGES). */
 const PREDICT_SAMPLE_STRIDE = 8;
-
-/** A page table handed to the view of a clone (`_inheritance`). */
-interface PageTableHint {
-  readonly root: NodeId;
-  readonly table: Int32Array;
-  /** Single-page walks made by the views this one descends from (see TABLE_FILL_MIN_WALKS). */
-  readonly walks: number;
-  /** The last commit rebuilt most pages (`#flushBulk`): the next version's writes likely will too. */
-  readonly bulk: boolean;
-}
 
 /** The dirty-page table of a view not written yet. */
 const NO_PAGES = new Int32Array(0);
@@ -620,14 +610,14 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /** The page table, copied: ids of the committed pages found so far (a block's clone then walks only to pages no block read before). */
   override _inheritance(): unknown {
     const table = this.#pageIds;
-    return table === null || this._dirty ? undefined : ({ root: this._tree.rootNode, table: table.slice(), walks: this.#tableWalks, bulk: this.#lastBulk } satisfies PageTableHint);
+    return table === null || this._dirty ? undefined : ({ root: this._tree.rootNode, table: table.slice(), walks: this.#tableWalks, bulk: this.#lastBulk, shared: false } satisfies PageTableHint);
   }
 
   override _inherit(from: unknown): void {
     const hint = from as PageTableHint;
     // Same root node, both held: the same pages (a view's root changes only through its own flush).
     if (this.#pageIds === null && hint.root === this._tree.rootNode) {
-      this.#pageIds = hint.table;
+      this.#pageIds = hint.shared ? hint.table.slice() : hint.table;
       this.#tableWalks = hint.walks;
       this.#lastBulk = hint.bulk;
     }

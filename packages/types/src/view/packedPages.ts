@@ -9,6 +9,7 @@
  */
 import type { NodeId, NodeStore, Tree } from '@ssztree/core';
 import { depthForLimit } from '../merkle.js';
+import { collectingBuilt, recordBuilt } from './built.js';
 
 /** Inner depth of a page: 8 chunks, the wide-leaf size the store hashes in one batch per depth. */
 export const PAGE_DEPTH = 3;
@@ -31,13 +32,44 @@ export function packedShape(chunkLimit: number, isList: boolean): PackedShape {
 /**
  * The contents subtree of packed `chunks` as wide-leaf pages, built and
  * hashed in runs by one `store.fromPages` (the last page zero-padded).
+ * `wrap` makes the sequence's node of the contents (a list's length mixed
+ * in; none for a vector). During a build from bytes (view/built.ts) the page
+ * ids are kept: the page table of that node is recorded for its view.
  */
-export function packedContents(store: NodeStore, chunks: Uint8Array, shape: PackedShape): NodeId {
+export function packedContents(store: NodeStore, chunks: Uint8Array, shape: PackedShape, wrap?: (contents: NodeId) => NodeId): NodeId {
   const { chunkDepth, pageDepth } = shape;
-  if (pageDepth === 0 || chunks.length === 0) return store.fromChunks(chunks, chunkDepth);
+  if (pageDepth === 0 || chunks.length === 0) {
+    const contents = store.fromChunks(chunks, chunkDepth);
+    return wrap === undefined ? contents : wrap(contents);
+  }
   const count = Math.ceil(chunks.length / (32 << pageDepth));
+  const ids = collectingBuilt() ? new Int32Array(count) : undefined;
   // The same object shape as #flushBulk's source: one shape keeps core's bulk build optimised for both callers.
-  return store.fromPages({ data: chunks, offsets: undefined }, count, pageDepth, chunkDepth - pageDepth);
+  const contents = store.fromPages({ data: chunks, offsets: undefined }, count, pageDepth, chunkDepth - pageDepth, ids);
+  const node = wrap === undefined ? contents : wrap(contents);
+  if (ids !== undefined) {
+    const table = new Int32Array(count);
+    for (let p = 0; p < count; p++) table[p] = ids[p]! + 1;
+    recordBuilt(node, builtPageTable(node, table));
+  }
+  return node;
+}
+
+/** A page table handed to the view of a clone or of a list just built (packed.ts `_inherit`). */
+export interface PageTableHint {
+  readonly root: NodeId;
+  readonly table: Int32Array;
+  /** Single-page walks made by the views this one descends from (see TABLE_FILL_MIN_WALKS). */
+  readonly walks: number;
+  /** The last commit rebuilt most pages (`#flushBulk`): the next version's writes likely will too. */
+  readonly bulk: boolean;
+  /** The table may be handed to several views (a build's, passed on to each clone of an unread field): each takes a copy. */
+  readonly shared: boolean;
+}
+
+/** The hint of a list just built at `root` whose page p is node table[p] - 1. */
+export function builtPageTable(root: NodeId, table: Int32Array): PageTableHint {
+  return { root, table, walks: 0, bulk: false, shared: true };
 }
 
 /** Digit counts of `sortedPositions`' radix passes. */

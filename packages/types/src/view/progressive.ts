@@ -155,6 +155,11 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
         this.#hints![k] = undefined;
         seg._inherit(hint);
       }
+      // Subtrees are separate parts of this list's commit: their paths share nothing in the flush, so
+      // each subtree's in-place batch is hashed as it is written, however small (a block's 1024
+      // balances and 128 validators leave ~1 300 branches of the smaller subtrees to the root's flush
+      // otherwise; see `_flush`).
+      seg._hashNow = true;
       const bit = 1 << k;
       seg._notify = () => {
         this.#dirty |= bit;

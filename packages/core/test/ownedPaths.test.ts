@@ -137,6 +137,26 @@ describe('fused in-place writes of wide-leaf slabs', () => {
     expect(store.stats().nodes).toBe(0);
   });
 
+  it('a branch held elsewhere halfway down the paths sends the batch to the walk, and the holder keeps its subtree', () => {
+    // The root is owned and the nodes below the held branch have one link each: only the branch's own
+    // count (read where its level is read, not where its parent is) says the paths are shared.
+    for (const depth of [1, 4, DEPTH - 1]) {
+      const store = new NodeStore();
+      const { tree, model } = pagesTree(store);
+      const held = new Tree(tree.getNodeAtDepth(depth, 0), store);
+      const heldRoot = hex(held.root);
+      const root = tree.rootNode;
+      writePages(tree, model, every(4), 80_000);
+      expect(tree.rootNode).toBe(root);
+      expect(hex(tree.root)).toBe(modelRoot(model, DEPTH + INNER));
+      expect(hex(held.root)).toBe(heldRoot);
+      held.dispose();
+      tree.dispose();
+      store.collect();
+      expect(store.stats().nodes).toBe(0);
+    }
+  });
+
   it('a path through a zero subtree (pages past a short list) goes through the walk', () => {
     const store = new NodeStore();
     const { tree, model } = pagesTree(store, 200);

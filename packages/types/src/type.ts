@@ -233,6 +233,12 @@ export abstract class TreeView<V> {
   declare _vouched: boolean;
   /** @internal Set by `_flush` when the root was rewritten in place (same id, new contents); read and cleared by the parent. */
   declare _changedInPlace: boolean;
+  /**
+   * @internal Set by a parent whose commit writes this view as one of several
+   * separate parts (a progressive list's subtree views): its in-place batch
+   * writes are hashed as they are made however small (core `InPlaceWrite.hashNow`).
+   */
+  declare _hashNow: boolean;
   /** @internal What the parent keeps of this view for its `_notify` (a list's element entry), or null. */
   declare _link: unknown;
 
@@ -243,6 +249,7 @@ export abstract class TreeView<V> {
     this._notify = null;
     this._vouched = false;
     this._changedInPlace = false;
+    this._hashNow = false;
     this._link = null;
   }
 
@@ -261,7 +268,7 @@ export abstract class TreeView<V> {
    * the write copy its paths as usual.
    */
   _inPlaceWrite(touched?: ArrayLike<boolean>): InPlaceWrite {
-    return { holders: this._vouched ? 2 : 1, touched };
+    return { holders: this._vouched ? 2 : 1, touched, hashNow: this._hashNow };
   }
 
   /** @internal Whether this view's tree could be written in place now (see `_inPlaceWrite`). */

@@ -28,9 +28,9 @@ import { belowLeaf, MAX_PATH_DEPTH } from './navigate.js';
 import { fitsHalf, pairLayout, pairOfRecords, pairWithHalves, rewriteHalves } from '../wide/recordPairs.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 import { droppedMark, releaseDropped, repairInPlace, rewriteBranch, sharedTouch, soleLink } from './inPlace.js';
-import { slabWides, wideAt, type SlabWides } from './slabWides.js';
+import { HASH_NOW_MIN, slabWides, wideAt, type SlabWides } from './slabWides.js';
 import { expandWide, isChunkNode, wideDepth, wideWithChunks } from '../wide/wideLeaves.js';
-import { FUSED_CHANGED, NOT_FUSED, writeOwnedPairs } from './ownedPairs.js';
+import { FUSED_CHANGED, FUSED_MIN, NOT_FUSED, writeOwnedPairs } from './ownedPairs.js';
 import { writeOwnedWides } from './ownedWides.js';
 import { writeCopiedWides } from './copiedWides.js';
 
@@ -57,8 +57,8 @@ export function setNodesAtDepth(
   for (let i = 0; i < n; i++) store.check(nodes[i]!);
   const owned = owns(store, root, inPlace);
   if (owned && touched === undefined) {
-    // A large batch of records into owned pairs: written and hashed in one fused pass.
-    const fused = writeOwnedPairs(store, root, depth, indices, nodes);
+    // A large batch of records into owned pairs (any batch, for a part of a larger commit): written and hashed in one fused pass.
+    const fused = writeOwnedPairs(store, root, depth, indices, nodes, inPlace!.hashNow === true ? 1 : FUSED_MIN);
     if (fused !== NOT_FUSED) {
       changedInPlace = fused === FUSED_CHANGED;
       return root;
@@ -81,6 +81,14 @@ export function setNodesAtDepth(
 export interface InPlaceWrite {
   readonly holders: number;
   readonly touched?: ArrayLike<boolean> | undefined;
+  /**
+   * The batch is one part of a larger commit whose parts lie in separate
+   * subtrees (a progressive list's subtrees): an owned batch takes the fused
+   * pass however few its positions, since the flush would not share its
+   * paths with the other parts' anyway. Without it, batches below
+   * `FUSED_MIN` positions are walked and left to the flush.
+   */
+  readonly hashNow?: boolean | undefined;
 }
 
 /** Whether a write may go in place at `root` (its count is exactly the holders the caller accounts for). */
@@ -335,8 +343,9 @@ export function setWidesAtDepth(
   }
   const out = created ?? [];
   out.length = n;
-  const wides = slabWides(store, innerDepth, data, offsets, out);
   const owned = owns(store, root, inPlace);
+  // A part of a larger commit (`InPlaceWrite.hashNow`) written in place: its slab hashed up front however small.
+  const wides = slabWides(store, innerDepth, data, offsets, out, owned && inPlace!.hashNow === true ? 1 : HASH_NOW_MIN);
   // An owned slab whose roots were hashed up front: written and its paths hashed in one fused pass.
   if (owned && writeOwnedWides(store, root, depth, indices, wides)) {
     changedInPlace = true;

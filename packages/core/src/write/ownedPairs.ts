@@ -8,7 +8,10 @@
  *
  * Only for batches of FUSED_MIN positions or more: hashing at the write is
  * worth it when the batch is large; a small commit's pairs and paths still
- * wait for the flush, which several commits before a root then share.
+ * wait for the flush, which several commits before a root then share. A
+ * batch that is one part of a larger commit (batchWrite.ts
+ * `InPlaceWrite.hashNow`: a progressive list's subtrees) is taken however
+ * small: its paths share nothing with the other parts' in the flush.
  *
  * Invariant: returns NOT_FUSED having changed nothing, or the pairs written
  * and every changed pair and path node carrying the hash of its new
@@ -39,11 +42,12 @@ let changedPairs = new Int32Array(256);
 /**
  * Writes base records `nodes` at `indices` (strictly ascending, checked by
  * the caller) of level `depth` below the owned `root` into the record pairs
- * one level up, in place, and hashes them and the paths.
+ * one level up, in place, and hashes them and the paths; batches of fewer
+ * than `min` positions are not taken.
  */
-export function writeOwnedPairs(store: NodeStore, root: NodeId, depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>): number {
+export function writeOwnedPairs(store: NodeStore, root: NodeId, depth: number, indices: ArrayLike<number>, nodes: ArrayLike<NodeId>, min = FUSED_MIN): number {
   const n = indices.length;
-  if (n < FUSED_MIN || !findOwnedPaths(store, root, depth, indices, 1)) return NOT_FUSED;
+  if (n < min || !findOwnedPaths(store, root, depth, indices, 1)) return NOT_FUSED;
   const first = levelStart[1]!;
   const end = levelEnd[1]!;
   // Every path ends in a hashed pair of one layout whose written halves are records of its base kind.

@@ -75,9 +75,6 @@ export function pendingBesidePaths(): boolean {
   return pendingBeside;
 }
 
-/** Set for one `findOwnedPaths` call: path nodes need not be held by their parent's link alone (copiedWides.ts copies them). */
-let anyHolders = false;
-
 /** mayPend[kind] = 1 when some node of that kind is listed for the flush: off-path children of other kinds are not read. */
 const mayPend = new Uint8Array(KIND_COUNT);
 
@@ -92,14 +89,14 @@ function listPendingKinds(store: NodeStore): void {
  * The next level's entry w for `child`, whose part of the batch is [lo, hi)
  * from position `base`: returns w + 1 when that part is not empty (the child
  * is on a path), w when it is (the child is beside the paths: noted if it
- * is pending), -1 when the child is on a path but held elsewhere too.
+ * is pending). Whether a child on a path is held by its parent's link alone
+ * is checked when its own level is read (`findOwnedPaths`), not here.
  */
 function takeChild(store: NodeStore, child: NodeId, lo: number, hi: number, base: number, w: number): number {
   if (hi === lo) {
     if (mayPend[child & 15] !== 0 && isPending(store, child)) pendingBeside = true;
     return w;
   }
-  if (!anyHolders && !soleLink(store, child)) return -1;
   pathNodes[w] = child;
   pathLos[w] = lo;
   pathHis[w] = hi;
@@ -116,7 +113,6 @@ function takeChild(store: NodeStore, child: NodeId, lo: number, hi: number, base
  */
 export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, indices: ArrayLike<number>, stop: number, shared = false): boolean {
   if (depth <= stop || depth > 64) return false;
-  anyHolders = shared;
   const n = indices.length;
   // Level d has at most min(n, 2^(depth-d)) path nodes.
   let bound = 0;
@@ -140,9 +136,15 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
   levelStart[depth] = 0;
   levelEnd[depth] = 1;
   pendingBeside = false;
+  // A path node below the root must be held by its parent's link alone. That count sits in the node's
+  // own meta row, next to the links read here, so it is checked when the node's level is read (the last
+  // level's in one pass at the end): each level's row loads then depend only on the level above, and
+  // the loads of a level overlap instead of waiting on a row read just before them.
+  const checkLinks = !shared;
   for (let d = depth; d > stop; d--) {
     const half = d <= 31 ? 1 << (d - 1) : 2 ** (d - 1);
     const end = levelEnd[d]!;
+    const below = d < depth && checkLinks;
     let w = end;
     for (let k = levelStart[d]!; k < end; k++) {
       const node = nodes[k]!;
@@ -150,6 +152,7 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
       const slot = node >>> 4;
       const m = meta[slot >>> shift]!;
       const b = (slot & mask) << 2;
+      if (below && m[b + 2]! !== 1) return false;
       const left = m[b]!;
       const right = m[b + 1]!;
       lefts[k] = left;
@@ -170,12 +173,12 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
         }
       }
       w = takeChild(store, left, lo, split, base, w);
-      if (w >= 0) w = takeChild(store, right, split, hi, mid, w);
-      if (w < 0) return false;
+      w = takeChild(store, right, split, hi, mid, w);
     }
     levelStart[d - 1] = end;
     levelEnd[d - 1] = w;
   }
+  if (checkLinks && stop < depth) for (let k = levelStart[stop]!, end = levelEnd[stop]!; k < end; k++) if (!soleLink(store, nodes[k]!)) return false;
   return true;
 }
 

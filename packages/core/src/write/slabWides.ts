@@ -21,8 +21,12 @@ import { KIND_WIDE_BASE, type NodeId } from '../nodes/ids.js';
 import { rewriteWide } from './inPlace.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
-/** Fewest wide leaves whose roots a batch computes up front (below this the flush's batching is as good). */
-const HASH_NOW_MIN = 64;
+/**
+ * Fewest wide leaves whose roots a batch computes up front (below this the
+ * flush's batching is as good), unless the caller asks for fewer (a part of
+ * a larger commit, batchWrite.ts `InPlaceWrite.hashNow`).
+ */
+export const HASH_NOW_MIN = 64;
 
 /** Roots of the last `slabRoots` (8 words per page of the span), kept apart from the store's staging. */
 let rootScratch = new Int32Array(8 * 1024);
@@ -43,15 +47,15 @@ export interface SlabWides {
   readonly created: NodeId[];
 }
 
-/** The batch's slab description: aligned words, and the roots computed up front when the pages qualify. */
-export function slabWides(store: NodeStore, depth: number, data: Uint8Array, offsets: ArrayLike<number>, created: NodeId[]): SlabWides {
+/** The batch's slab description: aligned words, and the roots computed up front when the pages qualify (at least `min` of them). */
+export function slabWides(store: NodeStore, depth: number, data: Uint8Array, offsets: ArrayLike<number>, created: NodeId[], min = HASH_NOW_MIN): SlabWides {
   const n = offsets.length;
   let aligned = data.byteOffset % 4 === 0;
   for (let i = 0; i < n && aligned; i++) aligned = offsets[i]! % 4 === 0;
   const words = aligned ? new Int32Array(data.buffer, data.byteOffset, data.length >>> 2) : null;
   let roots: Int32Array | null = null;
   let rootsFrom = 0;
-  if (aligned && n >= HASH_NOW_MIN) {
+  if (aligned && n >= min) {
     rootsFrom = offsets[0]!;
     for (let i = 1; i < n; i++) if (offsets[i]! < rootsFrom) rootsFrom = offsets[i]!;
     roots = slabRoots(store, depth, data, offsets, rootsFrom);

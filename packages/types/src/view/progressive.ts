@@ -101,6 +101,10 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
   readonly #indices: number[] = [];
   readonly #nodes: NodeId[] = [];
   readonly #touched: boolean[] = [];
+  /** The subtrees in this commit's batch, whose bases are moved once it is written. */
+  readonly #linked: number[] = [];
+  /** Subtrees changed in place by a commit that threw before it linked them (bit k: subtree k). */
+  #unlinkedInPlace = 0;
   /** log2 of elements per chunk (elements are 1 to 32 bytes, powers of two; composites are 1 a chunk). */
   readonly #shift: number;
   /** First element of each subtree k: perChunk·(4^k − 1)/3 (shared by the views of one perChunk). */
@@ -242,6 +246,8 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
     // subtree commits as a binary list does: a commit of one write, repeated before one root, costs
     // 10–14 µs walked and left to the shared flush, 24–27 µs hashed at each commit (200 commits of one
     // random write to 2^20 uint64, then the root; load ~6).
+    const linked = this.#linked;
+    linked.length = 0;
     const inTree = dirty & ((1 << this.#committedSegments) - 1);
     const hashNow = (inTree & (inTree - 1)) !== 0;
     // Dirty subtrees in ascending order (positions run left to right down the spine), by their bits.
@@ -258,11 +264,16 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
         seg._vouched = false;
         seg._hashNow = false;
       }
-      const inPlace = seg._changedInPlace;
+      // Its base moves, and its in-place mark is dropped, only once the batch below is written: a commit
+      // that throws later (another subtree's, or the batch) writes this subtree again when retried (the
+      // retry's commit of the subtree itself is a no-op and reports nothing changed in place).
+      const bit = 1 << k;
+      const inPlace = seg._changedInPlace || (this.#unlinkedInPlace & bit) !== 0;
       seg._changedInPlace = false;
       const node = seg._tree.rootNode;
       if (node === this.#bases[k] && !inPlace) continue;
-      this.#bases[k] = node;
+      if (inPlace) this.#unlinkedInPlace |= bit;
+      linked.push(k);
       depths.push(segmentDepth(k));
       indices.push(segmentIndex(k));
       nodes.push(node);
@@ -292,6 +303,8 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
       touched.push(false);
     }
     if (nodes.length > 0) this._changedInPlace = this._tree.setNodesAt(depths, indices, nodes, this._inPlaceWrite(touched));
+    for (const k of linked) this.#bases[k] = (this.#segments[k] as SegmentView<E, W>)._tree.rootNode;
+    this.#unlinkedInPlace = 0;
     // Ids not held here between commits (the tree holds what was written).
     nodes.length = 0;
     this.#committedLength = this.#length;

@@ -21,7 +21,7 @@
  */
 import type { HasherBackend } from '../backend.js';
 import { FOLD, LAYER } from './protocol.js';
-import { collect, collectAsync, dispatch, readyWorkers, readyWorkersAsync, type PoolWorker } from './workers.js';
+import { collect, collectAsync, dispatch, dispatchShared, isDone, readyWorkers, readyWorkersAsync, type PoolWorker } from './workers.js';
 
 /**
  * Layers below this many messages stay on the main thread: waking a worker,
@@ -149,6 +149,51 @@ export function parallelFoldBlocks(
     else foldOnMain(first, perWorker);
   });
   return true;
+}
+
+/** A fold handed to a worker by {@link startFold}, collected by `wait`. */
+export interface PendingFold {
+  /** Whether the worker has finished (a `wait` now would not block). */
+  readonly done: boolean;
+  /** Blocks until the roots are in place (folded here instead if the worker failed); later calls do nothing. */
+  wait(): void;
+}
+
+/**
+ * Hands the fold of `blocks` subtrees of 2^height chunks (from `chunks`) to
+ * one idle worker and returns at once; the roots are written to `roots` by
+ * the returned job's `wait`. Chunks in a SharedArrayBuffer are read by the
+ * worker where they are; others are copied to its staging first. Either
+ * way the caller leaves `chunks` unchanged until `wait` returns: a worker
+ * that fails is retired and the fold done by `foldHere()` from them.
+ * Undefined (having done nothing) when no worker is ready and idle.
+ */
+export function startFold(
+  backend: HasherBackend,
+  chunks: Uint8Array,
+  blocks: number,
+  height: number,
+  roots: Uint8Array,
+  foldHere: () => void,
+): PendingFold | undefined {
+  const w = readyWorkers(backend.name)[0];
+  if (w === undefined) return undefined;
+  if (typeof SharedArrayBuffer !== 'undefined' && chunks.buffer instanceof SharedArrayBuffer) dispatchShared(w, chunks, blocks, height);
+  else dispatch(w, FOLD, chunks, blocks, height);
+  const started = Date.now();
+  let waited = false;
+  return {
+    get done() {
+      return waited || isDone(w);
+    },
+    wait() {
+      if (waited) return;
+      waited = true;
+      // As long again as the caller has been busy since handing the job over (×20), at least WAIT_FLOOR_MS.
+      if (collect(w, WAIT_FLOOR_MS + 20 * (Date.now() - started))) roots.set(w.output.subarray(0, 32 * blocks));
+      else foldHere();
+    },
+  };
 }
 
 export { configureThreads, crashWorkerOnNextJob, defaultThreadCount, liveWorkerCount, poolStats, shutdownPool, threadCount, type PoolStats } from './workers.js';

@@ -134,15 +134,18 @@ function levelCarrier(hashers: LevelHasher[]): (done: number) => void {
  * memory (`RecordHasher.useRows`): the worker reads one in place while this
  * thread spreads into the other.
  *
- * This thread also folds the first part of each batch itself, so that
- * neither thread waits for the other: the part grows when the worker's
- * batch is not done by the time this thread needs it, and shrinks when it
- * is (`RecordHasher.hereShare`, kept from build to build).
+ * This thread never waits for the worker mid-build: when the worker's batch
+ * is not done by the time the next one is ready, this thread folds that
+ * next one itself. It also folds the first part of each batch it hands
+ * over, so that the two threads finish together: the part grows when the
+ * worker was behind and shrinks when it was not (`RecordHasher.hereShare`,
+ * kept from build to build).
  */
 function hashRunsPipelined(pool: Pool, runs: number[], size: number, hasher: RecordHasher, carry: (done: number) => void): void {
   let pending: PendingSubtrees | undefined;
+  // Records before the current batch; the buffer of the pair to spread into.
   let done = 0;
-  let batch = 0;
+  let rows = 0;
   try {
     for (let r = 0; r < runs.length; r += 2) {
       const start = runs[r]!;
@@ -153,21 +156,29 @@ function hashRunsPipelined(pool: Pool, runs: number[], size: number, hasher: Rec
       const h8 = pool.h8[p]!;
       for (let b = 0; b < len; b += RECORD_BATCH) {
         const m = Math.min(RECORD_BATCH, len - b);
+        const at = 32 * (off + b);
         hasher.begin(m);
-        // The worker may still be reading the other buffer of the pair.
-        hasher.useRows(batch++ & 1);
+        hasher.useRows(rows);
         hasher.spreadRun(view, pool.d8[p]!, (off + b) * size, m);
         hasher.hashLongs(m);
-        if (pending !== undefined) {
-          hasher.hereShare = Math.min(HERE_MAX, Math.max(0, hasher.hereShare + (pending.done ? -HERE_STEP : HERE_STEP)));
-          pending.wait();
+        if (pending !== undefined && !pending.done) {
+          // The worker is behind (or has lost its core to another process): this thread folds
+          // the batch itself rather than wait, and its rows buffer is free again for the next.
+          hasher.hereShare = Math.min(HERE_MAX, hasher.hereShare + HERE_STEP);
+          hasher.foldRows(0, m, h8, at);
+        } else {
+          if (pending !== undefined) {
+            hasher.hereShare = Math.max(0, hasher.hereShare - HERE_STEP);
+            pending.wait();
+          }
+          const k = Math.round(hasher.hereShare * m);
+          pending = startSubtrees(hasher.rows(k, m), hasher.depth, h8.subarray(at + 32 * k, at + 32 * m));
+          // The worker reads this buffer until the wait: the next batch goes to the other.
+          rows ^= 1;
+          hasher.foldRows(0, k, h8, at);
+          // Every batch before this one is hashed now.
+          carry(done);
         }
-        const k = Math.round(hasher.hereShare * m);
-        const at = 32 * (off + b);
-        pending = startSubtrees(hasher.rows(k, m), hasher.depth, h8.subarray(at + 32 * k, at + 32 * m));
-        hasher.foldRows(0, k, h8, at);
-        // Every batch before this one is hashed now.
-        carry(done);
         done += m;
       }
     }

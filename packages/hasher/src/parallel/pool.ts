@@ -34,6 +34,8 @@ import { collect, collectAsync, dispatch, dispatchShared, isDone, readyWorkers, 
 export const LAYER_THRESHOLD = 1 << 13;
 /** A worker slower than this (plus 20× the main thread's own share time) is presumed dead. */
 const WAIT_FLOOR_MS = 1_000;
+/** `startFold`'s allowance on top of WAIT_FLOOR_MS: 20 µs per message, far above any backend's rate (native ones hash one in ~25–40 ns). */
+const WAIT_PER_MESSAGE_MS = 0.02;
 
 /**
  * How many of `n` units the main thread keeps when `p` workers take the rest:
@@ -180,7 +182,8 @@ export function startFold(
   if (w === undefined) return undefined;
   if (typeof SharedArrayBuffer !== 'undefined' && chunks.buffer instanceof SharedArrayBuffer) dispatchShared(w, chunks, blocks, height);
   else dispatch(w, FOLD, chunks, blocks, height);
-  const started = Date.now();
+  // Independent of how long the caller takes to come back for it (it may do much else meanwhile).
+  const timeout = WAIT_FLOOR_MS + WAIT_PER_MESSAGE_MS * blocks * ((1 << height) - 1);
   let waited = false;
   return {
     get done() {
@@ -189,8 +192,7 @@ export function startFold(
     wait() {
       if (waited) return;
       waited = true;
-      // As long again as the caller has been busy since handing the job over (×20), at least WAIT_FLOOR_MS.
-      if (collect(w, WAIT_FLOOR_MS + 20 * (Date.now() - started))) roots.set(w.output.subarray(0, 32 * blocks));
+      if (collect(w, timeout)) roots.set(w.output.subarray(0, 32 * blocks));
       else foldHere();
     },
   };

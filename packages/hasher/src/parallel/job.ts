@@ -3,10 +3,10 @@
  * the job fields from the control slot, hashes staging to staging, and
  * publishes with the RUNNING → DONE exchange (see `protocol.ts`).
  *
- * Invariants: writes only the worker's output staging and control slot. The
- * input — the input staging, or a caller's shared buffer posted as a source
- * — is only read: a job given up on is hashed again by the main thread from
- * it (`pool.ts`), and a caller's buffer is the caller's.
+ * Invariants: touches only the worker's own staging buffers and control
+ * slot; a caller's shared buffer posted as a source (`protocol.ts`) is only
+ * read — it is the caller's, and a job given up on is hashed again by the
+ * main thread from it.
  * @module
  */
 import type { HasherBackend } from '../backend.js';
@@ -18,17 +18,22 @@ export function runJob(ctl: Int32Array, base: number, backend: HasherBackend, st
   if (kind === LAYER) {
     backend.hashInto(staged.subarray(0, 64 * count), output.subarray(0, 32 * count));
   } else if (kind === FOLD) {
-    // The first level from input to output staging (half its size), the rest in place in the output.
     const height = Atomics.load(ctl, base + HEIGHT);
-    let n = count << height; // nodes in the current level, all subtrees together
     const source = Atomics.load(ctl, base + SOURCE);
-    const at = source === 0 ? 0 : Atomics.load(ctl, base + OFFSET);
-    // A source the main thread posted before starting the job (it mirrors this worker's kept list).
-    const input = source === 0 ? staged : sources.get(source)!;
-    backend.hashInto(input.subarray(at, at + 32 * n), output.subarray(0, 16 * n));
-    for (let level = 1; level < height; level++) {
-      n >>>= 1;
-      backend.hashInto(output.subarray(0, 32 * n), output.subarray(0, 16 * n));
+    let n = count << height; // nodes in the current level, all subtrees together
+    if (source === 0) {
+      // The staged copy folds in place (each level's writes land on lines just read), the roots copied out.
+      for (let level = 0; level < height; level++, n >>>= 1) backend.hashInto(staged.subarray(0, 32 * n), staged.subarray(0, 16 * n));
+      output.set(staged.subarray(0, 32 * count));
+    } else {
+      // A caller's buffer is only read: the first level into the output staging, the rest in place there.
+      const input = sources.get(source)!;
+      const at = Atomics.load(ctl, base + OFFSET);
+      backend.hashInto(input.subarray(at, at + 32 * n), output.subarray(0, 16 * n));
+      for (let level = 1; level < height; level++) {
+        n >>>= 1;
+        backend.hashInto(output.subarray(0, 32 * n), output.subarray(0, 16 * n));
+      }
     }
   }
   // Publish, unless the main thread gave up on this job meanwhile.

@@ -9,7 +9,8 @@
  *
  * Invariants:
  * - Only the main thread writes the caller's output. Workers hash copies of
- *   their shares in their own shared staging buffers; the main thread copies
+ *   their shares in their own shared staging buffers (or read a caller's
+ *   shared buffer in place, never writing it: `startFold`); the main thread copies
  *   a result out only after winning it with the RUNNING → DONE exchange (see
  *   `protocol.ts`), so a slow or dead worker can never corrupt a result.
  * - A worker that does not finish in time, exits or fails to start is

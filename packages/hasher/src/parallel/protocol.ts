@@ -44,10 +44,11 @@ export const SHUTDOWN = 3;
 /** Hash `COUNT` 64-byte messages of the input staging into the output staging. */
 export const LAYER = 1;
 /**
- * The input staging holds `COUNT` subtrees of 2^HEIGHT chunks each, end to
- * end (HEIGHT ≥ 1); fold each to its root — the first layer into the output
- * staging, the other HEIGHT − 1 in place there — leaving the roots at the
- * front of the output staging and the input staging as it was.
+ * The input staging (or, when SOURCE is set, a posted source from byte
+ * OFFSET) holds `COUNT` subtrees of 2^HEIGHT chunks each, end to end
+ * (HEIGHT ≥ 1); fold each to its root and write the roots to the front of
+ * the output staging. The input staging folds in place; a source is never
+ * written (its first layer goes to the output staging, which folds on).
  */
 export const FOLD = 2;
 

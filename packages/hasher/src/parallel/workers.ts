@@ -87,8 +87,10 @@ function envThreads(): number | undefined {
  * Whether the pool runs without being asked: no. Measured on an idle 2-core
  * AMD EPYC with one worker (`npm run bench:parallel -- --rounds 5 --threads
  * 0,1`, paired by round): merkleize 2^22 ×1.64 and single layers of
- * 2^16–2^20 messages ×1.65–1.71, but a 2^20 validator list from bytes ×0.95
- * and an epoch's balances ×1.27; on the mainnet-realistic state
+ * 2^16–2^20 messages ×1.65–1.71, an epoch's balances ×1.27; a 2^20
+ * validator list from bytes (its record build pipelined over the worker,
+ * core build/recordTrees.ts) ×1.42–1.51 on a shared machine with the second
+ * core mostly free, ×0.99 with another process on it; on the mainnet-realistic state
  * (`npm run bench:realistic -- --threads 1`) a load, a block and an epoch
  * moved by less than their spread, and with another job on the second core
  * big layers ran 0.73–0.88×. `configureThreads()` or `SSZTREE_THREADS` turn it on.

@@ -3,8 +3,9 @@
  * and with 1..N worker threads, one process per setting, rounds interleaved,
  * speed-ups paired round by round against the pool-off row.
  * Workloads: merkleize of 2^22 chunks, single layers of 2^8..2^20 messages,
- * and three view workloads on 2^20 validators (a list from bytes to root, an
- * epoch's full balance rewrite + root, a block's commit + root).
+ * and four view workloads on 2^20 validators (a list from bytes to root, a
+ * state {validators, balances} from bytes to root, an epoch's full balance
+ * rewrite + root, a block's commit + root).
  *   npm run bench:parallel -- [--rounds 7] [--threads 0,1] [--workloads a,b] [--write]
  */
 import { cpus, loadavg } from 'node:os';
@@ -20,7 +21,7 @@ function arg(name: string): string | undefined {
 
 const rounds = Number(arg('rounds') ?? 7);
 const threadSettings = (arg('threads') ?? `0,${Math.max(1, cpus().length - 1)}`).split(',').map(Number);
-const ALL = ['merkleize-22', ...[8, 10, 12, 14, 16, 18, 20].map((k) => `layer-${k}`), 'validators-20', 'epoch-20', 'block-20'];
+const ALL = ['merkleize-22', ...[8, 10, 12, 14, 16, 18, 20].map((k) => `layer-${k}`), 'validators-20', 'state-20', 'epoch-20', 'block-20'];
 const workloads = arg('workloads')?.split(',') ?? ALL;
 for (const w of workloads) if (!ALL.includes(w)) throw new Error(`unknown workload ${w}; known: ${ALL.join(', ')}`);
 const script = fileURLToPath(new URL('./parallelRow.ts', import.meta.url));
@@ -82,6 +83,7 @@ if (pooled !== undefined && samples.has('0|block-20')) {
   // pool cannot split) should still gain 1.4×; a block must not pay for the pool.
   verdict('merkleize-22', (q) => q >= 1.6, 'speed-up ≥ 1.6');
   verdict('validators-20', (q) => q >= 1.4, 'speed-up ≥ 1.4');
+  verdict('state-20', (q) => q >= 1.4, 'speed-up ≥ 1.4');
   verdict('epoch-20', (q) => q >= 1.4, 'speed-up ≥ 1.4');
   verdict('block-20', (q) => q >= 0.98, 'slowdown ≤ 2% (speed-up ≥ 0.98)');
 }

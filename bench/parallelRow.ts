@@ -4,6 +4,7 @@
  *   merkleize-22       merkleize 2^22 chunks
  *   layer-K            hashInto of 2^K messages, K = 8..20 (places LAYER_THRESHOLD)
  *   validators-20      List[Validator] of 2^20 from bytes: deserializeToView + root
+ *   state-20           a state {validators, balances} of 2^20 from bytes: deserializeToView + root
  *   epoch-20           a state {validators, balances} of 2^20: all balances
  *                      rewritten (untimed), then commit + root (timed)
  *   block-20           the same state: 1024 balances and 128 validators'
@@ -52,18 +53,27 @@ let vBytes: Uint8Array | undefined;
 let state: ReturnType<typeof State.deserializeToView> | undefined;
 let round = 0;
 
-function theState(): NonNullable<typeof state> {
-  if (state === undefined) {
+let sBytes: Uint8Array | undefined;
+
+/** The state's SSZ bytes: 2^20 validators and their balances. */
+function stateBytes(): Uint8Array {
+  if (sBytes === undefined) {
     vBytes ??= validatorBytes();
     const balances = new BigUint64Array(N).map((_, i) => 32_000_000_000n + BigInt(i % 1000));
-    const bytes = new Uint8Array(vBytes.length + 8 + 8 * N);
+    sBytes = new Uint8Array(vBytes.length + 8 + 8 * N);
     // A container of two variable fields: two offsets, then the lists.
-    const dv = new DataView(bytes.buffer);
+    const dv = new DataView(sBytes.buffer);
     dv.setUint32(0, 8, true);
     dv.setUint32(4, 8 + vBytes.length, true);
-    bytes.set(vBytes, 8);
-    bytes.set(new Uint8Array(balances.buffer), 8 + vBytes.length);
-    state = State.deserializeToView(bytes);
+    sBytes.set(vBytes, 8);
+    sBytes.set(new Uint8Array(balances.buffer), 8 + vBytes.length);
+  }
+  return sBytes;
+}
+
+function theState(): NonNullable<typeof state> {
+  if (state === undefined) {
+    state = State.deserializeToView(stateBytes());
     state.hashTreeRoot();
   }
   return state;
@@ -77,6 +87,14 @@ const ops: Record<string, Op> = {
     prepare: () => void (vBytes ??= validatorBytes()),
     run: () => {
       const view = Validators.deserializeToView(vBytes!);
+      view.hashTreeRoot();
+      view.dispose();
+    },
+  },
+  'state-20': {
+    prepare: () => void stateBytes(),
+    run: () => {
+      const view = State.deserializeToView(sBytes!);
       view.hashTreeRoot();
       view.dispose();
     },

@@ -11,7 +11,7 @@ export { digest64, hashInto, hashIntoAsync, hashPair, hashPairInto } from './has
 export { configureThreads, defaultThreadCount, poolStats, threadCount, type PoolStats } from './parallel/pool.js';
 export { configureWorkerUrl } from './parallel/browserApi.js';
 export { depthForLimit, merkleize, mixInLength } from './merkleize.js';
-export { hashSubtreesInto, MAX_SUBTREE_HEIGHT } from './subtrees.js';
+export { hashSubtreesInto, MAX_SUBTREE_HEIGHT, startSubtrees, type PendingSubtrees } from './subtrees.js';
 export {
   getBackend,
   getHasher,

@@ -24,11 +24,12 @@
  * @module
  */
 import { CoreError } from '../errors.js';
-import { fillMeta, hashedBranch, linkLevels } from '../store/levels.js';
+import { startSubtrees, threadCount, type PendingSubtrees } from '@ssztree/hasher';
+import { fillMeta, hashedBranch, linkLevels, type LevelHasher } from '../store/levels.js';
 import { checkDepth } from '../gindex.js';
 import { MAX_ZERO_DEPTH, type NodeId, zeroId } from '../nodes/ids.js';
 import { FLAG_FREE, pageView, type Pool } from '../nodes/pool.js';
-import { recordHasher, RECORD_BATCH } from '../hash/recordHash.js';
+import { recordHasher, RECORD_BATCH, type RecordHasher } from '../hash/recordHash.js';
 import { setNodesAtDepth } from '../write/batchWrite.js';
 import { layoutOf } from '../nodes/recordLayouts.js';
 import { newRecord, recordPool } from '../wide/records.js';
@@ -90,26 +91,24 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
   const { hashers, root: top } = linkLevels(store, pool, runs, count, height);
 
   const hasher = recordHasher(layout);
-  // Pairs hashed so far per level: level h can hash floor(done / 2^(h+1)) pairs once `done` records are hashed.
-  const stepped = new Array<number>(hashers.length).fill(0);
-  let done = 0;
-  for (let r = 0; r < runs.length; r += 2) {
-    const start = runs[r]!;
-    const len = runs[r + 1]!;
-    const p = start >>> pool.shift;
-    const view = pageView(pool.d8[p]!);
-    const off = start & pool.mask;
-    for (let b = 0; b < len; b += RECORD_BATCH) {
-      const m = Math.min(RECORD_BATCH, len - b);
-      hasher.begin(m);
-      hasher.spreadRun(view, pool.d8[p]!, (off + b) * size, m);
-      hasher.finish(m, pool.h8[p]!, 32 * (off + b));
-      done += m;
-      for (let h = 0; h < hashers.length; h++) {
-        const pairs = Math.floor(done / 2 ** (h + 1));
-        if (pairs === stepped[h]) break;
-        hashers[h]!.step(pairs - stepped[h]!, false);
-        stepped[h] = pairs;
+  const carry = levelCarrier(hashers);
+  // Two batches or more with the worker pool on: pipelined (see hashRunsPipelined).
+  if (count > RECORD_BATCH && threadCount() > 0) hashRunsPipelined(pool, runs, size, hasher, carry);
+  else {
+    let done = 0;
+    for (let r = 0; r < runs.length; r += 2) {
+      const start = runs[r]!;
+      const len = runs[r + 1]!;
+      const p = start >>> pool.shift;
+      const view = pageView(pool.d8[p]!);
+      const off = start & pool.mask;
+      for (let b = 0; b < len; b += RECORD_BATCH) {
+        const m = Math.min(RECORD_BATCH, len - b);
+        hasher.begin(m);
+        hasher.spreadRun(view, pool.d8[p]!, (off + b) * size, m);
+        hasher.finish(m, pool.h8[p]!, 32 * (off + b));
+        done += m;
+        carry(done);
       }
     }
   }
@@ -124,6 +123,92 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
   }
   return root;
 }
+
+/**
+ * Carries every branch level up as far as the first `done` records (hashed)
+ * allow: level h can hash floor(done / 2^(h+1)) pairs.
+ */
+function levelCarrier(hashers: LevelHasher[]): (done: number) => void {
+  const stepped = new Array<number>(hashers.length).fill(0);
+  return (done) => {
+    for (let h = 0; h < hashers.length; h++) {
+      const pairs = Math.floor(done / 2 ** (h + 1));
+      if (pairs === stepped[h]) break;
+      hashers[h]!.step(pairs - stepped[h]!, false);
+      stepped[h] = pairs;
+    }
+  };
+}
+
+/**
+ * The record hashing of a build with the worker pool on, as a pipeline over
+ * two threads: each batch's rows are spread and its long fields hashed here,
+ * then the rows' folds (all levels, the bulk of the hashing) are handed to a
+ * worker with `startSubtrees`, and while the worker folds batch i this
+ * thread spreads batch i + 1 and carries the branch levels up over batch
+ * i − 1. Single-threaded, spreading and hashing take turns on one core;
+ * here each has a core. Batches alternate between two row buffers in shared
+ * memory (`RecordHasher.useRows`): the worker reads one in place while this
+ * thread spreads into the other.
+ *
+ * This thread never waits for the worker mid-build: when the worker's batch
+ * is not done by the time the next one is ready, this thread folds that
+ * next one itself. It also folds the first part of each batch it hands
+ * over, so that the two threads finish together: the part grows when the
+ * worker was behind and shrinks when it was not (`RecordHasher.hereShare`,
+ * kept from build to build).
+ */
+function hashRunsPipelined(pool: Pool, runs: number[], size: number, hasher: RecordHasher, carry: (done: number) => void): void {
+  let pending: PendingSubtrees | undefined;
+  // Records before the current batch; the buffer of the pair to spread into.
+  let done = 0;
+  let rows = 0;
+  try {
+    for (let r = 0; r < runs.length; r += 2) {
+      const start = runs[r]!;
+      const len = runs[r + 1]!;
+      const p = start >>> pool.shift;
+      const view = pageView(pool.d8[p]!);
+      const off = start & pool.mask;
+      const h8 = pool.h8[p]!;
+      for (let b = 0; b < len; b += RECORD_BATCH) {
+        const m = Math.min(RECORD_BATCH, len - b);
+        const at = 32 * (off + b);
+        hasher.begin(m);
+        hasher.useRows(rows);
+        hasher.spreadRun(view, pool.d8[p]!, (off + b) * size, m);
+        hasher.hashLongs(m);
+        if (pending !== undefined && !pending.done) {
+          // The worker is behind (or has lost its core to another process): this thread folds
+          // the batch itself rather than wait, and its rows buffer is free again for the next.
+          hasher.hereShare = Math.min(HERE_MAX, hasher.hereShare + HERE_STEP);
+          hasher.foldRows(0, m, h8, at);
+        } else {
+          if (pending !== undefined) {
+            hasher.hereShare = Math.max(0, hasher.hereShare - HERE_STEP);
+            pending.wait();
+          }
+          const k = Math.round(hasher.hereShare * m);
+          pending = startSubtrees(hasher.rows(k, m), hasher.depth, h8.subarray(at + 32 * k, at + 32 * m));
+          // The worker reads this buffer until the wait: the next batch goes to the other.
+          rows ^= 1;
+          hasher.foldRows(0, k, h8, at);
+          // Every batch before this one is hashed now.
+          carry(done);
+        }
+        done += m;
+      }
+    }
+  } finally {
+    pending?.wait();
+    hasher.useRows(-1);
+  }
+  carry(done);
+}
+
+/** The share of a batch this thread folds in a pipelined build: at most half, moved by 1/64 a batch. */
+const HERE_MAX = 0.5;
+const HERE_STEP = 1 / 64;
 
 /** Frees the record slots of a build whose fill threw (nothing links them yet). */
 function discard(pool: Pool, runs: number[], count: number): void {

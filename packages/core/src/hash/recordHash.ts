@@ -23,7 +23,8 @@ export const RECORD_BATCH = 2048;
 
 /** Hashes batches of records of one layout; one per layout, made on first use. */
 export class RecordHasher {
-  private readonly depth: number;
+  /** Levels of a row (2^depth chunks). */
+  readonly depth: number;
   private readonly stride: number;
   private readonly nl: number;
   private readonly plan: SpreadPlan;
@@ -31,13 +32,19 @@ export class RecordHasher {
   /** Word offset within a row of long field j's chunk. */
   private readonly longChunk: Int32Array;
   private cap = 0;
-  private rows8 = new Uint8Array(0);
-  private rows32 = new Int32Array(0);
+  /** The rows being spread into: the own rows, or one of the pipeline's pair (`useRows`). */
+  private rows8: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private rows32: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private own8 = new Uint8Array(0);
+  private own32 = new Int32Array(0);
+  private pipe: { rows8: Uint8Array<ArrayBufferLike>; rows32: Int32Array<ArrayBufferLike> }[] = [];
   private longs8 = new Uint8Array(0);
   private longs32 = new Int32Array(0);
   private digests8 = new Uint8Array(0);
   private digests32 = new Int32Array(0);
   private fold = new Uint8Array(0);
+  /** The part of each batch a pipelined build folds on this thread (build/recordTrees.ts adjusts it as it goes). */
+  hereShare = 0.125;
 
   /** `generate`: whether the run spreader is generated code (recordSpread.ts); tests force both. */
   constructor(layout: Layout, generate = spreadCodegenAvailable()) {
@@ -75,8 +82,8 @@ export class RecordHasher {
     if (n <= this.cap) return;
     // Fresh zeroed buffers: the zero padding is what the invariant keeps.
     this.cap = Math.max(n, Math.min(RECORD_BATCH, 2 * this.cap));
-    this.rows8 = new Uint8Array(this.cap * this.stride);
-    this.rows32 = new Int32Array(this.rows8.buffer);
+    this.own8 = this.rows8 = new Uint8Array(this.cap * this.stride);
+    this.own32 = this.rows32 = new Int32Array(this.own8.buffer);
     this.longs8 = new Uint8Array(64 * this.nl * this.cap);
     this.longs32 = new Int32Array(this.longs8.buffer);
     this.digests8 = new Uint8Array(32 * this.nl * this.cap);
@@ -87,6 +94,30 @@ export class RecordHasher {
   /** Makes room for a batch of `n` (at most RECORD_BATCH) records; call before `spread`. */
   begin(n: number): void {
     this.ensure(n);
+  }
+
+  /**
+   * Spreads (after `begin`) into row buffer `i` of a pair of full-batch
+   * buffers, or back into the own rows for -1. A pipelined build
+   * (build/recordTrees.ts) alternates the pair: a worker folds one while
+   * this thread spreads into the other. The pair lies in shared memory
+   * where there is any, so the worker reads the rows in place. Each buffer
+   * keeps the zero-padding invariant: only plan positions are ever written.
+   */
+  useRows(i: number): void {
+    if (i < 0) {
+      this.rows8 = this.own8;
+      this.rows32 = this.own32;
+      return;
+    }
+    if (this.pipe.length > 0 && this.pipe[0]!.rows8.length < this.cap * this.stride) this.pipe = [];
+    while (this.pipe.length < 2) {
+      const bytes = this.cap * this.stride;
+      const buffer = typeof SharedArrayBuffer === 'undefined' ? new ArrayBuffer(bytes) : new SharedArrayBuffer(bytes);
+      this.pipe.push({ rows8: new Uint8Array(buffer), rows32: new Int32Array(buffer) });
+    }
+    this.rows8 = this.pipe[i]!.rows8;
+    this.rows32 = this.pipe[i]!.rows32;
   }
 
   /** Spreads the record at `view[s]` into row k of the batch (records that are not back to back: the pending flush). */
@@ -112,26 +143,39 @@ export class RecordHasher {
 
   /** Hashes rows [0, n) spread since `begin` and writes root k to `out[outOffset + 32k]`. */
   finish(n: number, out: Uint8Array, outOffset: number): void {
-    const rows32 = this.rows32;
-    const rows8 = this.rows8;
-    const words = this.stride >>> 2;
+    this.hashLongs(n);
+    this.foldRows(0, n, out, outOffset);
+  }
+
+  /** The first half of `finish`: hashes the long fields of rows [0, n) into their chunks, leaving whole rows to fold. */
+  hashLongs(n: number): void {
     const nl = this.nl;
-    if (nl > 0) {
-      // Every long field of the batch in one call; digest k·nl + j goes to row k's chunk of long field j.
-      hashInto(this.longs8.subarray(0, 64 * nl * n), this.digests8.subarray(0, 32 * nl * n));
-      const d32 = this.digests32;
-      const longChunk = this.longChunk;
-      for (let k = 0; k < n; k++) {
-        for (let j = 0; j < nl; j++) {
-          const from = 8 * (k * nl + j);
-          const to = k * words + longChunk[j]!;
-          for (let w = 0; w < 8; w++) rows32[to + w] = d32[from + w]!;
-        }
+    if (nl === 0) return;
+    const rows32 = this.rows32;
+    const words = this.stride >>> 2;
+    // Every long field of the batch in one call; digest k·nl + j goes to row k's chunk of long field j.
+    hashInto(this.longs8.subarray(0, 64 * nl * n), this.digests8.subarray(0, 32 * nl * n));
+    const d32 = this.digests32;
+    const longChunk = this.longChunk;
+    for (let k = 0; k < n; k++) {
+      for (let j = 0; j < nl; j++) {
+        const from = 8 * (k * nl + j);
+        const to = k * words + longChunk[j]!;
+        for (let w = 0; w < 8; w++) rows32[to + w] = d32[from + w]!;
       }
     }
+  }
+
+  /** The rows [first, last) after `hashLongs`: 2^depth chunks each, to fold (as subtrees of height `depth`) elsewhere. */
+  rows(first: number, last: number): Uint8Array {
+    return this.rows8.subarray(first * this.stride, last * this.stride);
+  }
+
+  /** The second half of `finish`: folds rows [first, first + n) and writes root k to `out[outOffset + 32k]`. */
+  foldRows(first: number, n: number, out: Uint8Array, outOffset: number): void {
     // Folds: rows -> fold (or out), then in place within fold, the last into out.
     let bytes = n * this.stride;
-    let input = rows8;
+    let input = this.rows8.subarray(first * this.stride);
     for (let level = 0; level < this.depth; level++, bytes >>>= 1) {
       const last = level === this.depth - 1;
       const target = last ? out.subarray(outOffset, outOffset + (bytes >>> 1)) : this.fold.subarray(0, bytes >>> 1);

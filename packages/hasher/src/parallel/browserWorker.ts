@@ -3,7 +3,7 @@
  * and jobs as the `worker_threads` worker (`worker.ts`, `job.ts`), with two
  * differences a browser imposes:
  * - there is no `workerData`: the first message is the `WorkerInit`;
- * - messages (replaced staging buffers) are delivered only between tasks, so
+ * - messages (replaced staging buffers, sources) are delivered only between tasks, so
  *   the worker sleeps with `Atomics.waitAsync` (the event loop keeps running)
  *   rather than `Atomics.wait`, and a job that needs staging not yet received
  *   awaits that message before it runs.
@@ -14,7 +14,7 @@
  */
 import type { HasherBackend, HasherName } from '../backend.js';
 import { runJob } from './job.js';
-import { CRASH_ON_NEXT_JOB, READY, RUNNING, SHUTDOWN, SLOT_INTS, STAGING_GEN, STATE, type StagingMessage, type WorkerInit } from './protocol.js';
+import { CRASH_ON_NEXT_JOB, READY, receive, RUNNING, SHUTDOWN, SLOT_INTS, SourceList, STAGING_GEN, STATE, type StagingMessage, type WorkerInit } from './protocol.js';
 
 /** The parts of a dedicated worker's global scope used here (the project compiles without DOM types). */
 interface WorkerScope {
@@ -46,8 +46,8 @@ export function runBrowserWorker(factories: Record<HasherName, () => HasherBacke
     // Workers may compile WebAssembly synchronously at any size.
     const backend = factories[init.backend as HasherName]();
     let gen = 0;
-    let input: Uint8Array = new Uint8Array(0);
-    let output: Uint8Array = new Uint8Array(0);
+    const staging = { input: new Uint8Array(0), output: new Uint8Array(0) };
+    const sources = new SourceList();
 
     Atomics.store(ctl, base + READY, 1);
     Atomics.notify(ctl, base + READY);
@@ -74,10 +74,9 @@ export function runBrowserWorker(factories: Record<HasherName, () => HasherBacke
           continue;
         }
         gen = message.gen;
-        input = new Uint8Array(message.input);
-        output = new Uint8Array(message.output);
+        receive(message, staging, sources);
       }
-      runJob(ctl, base, backend, input, output);
+      runJob(ctl, base, backend, staging.input, staging.output, sources);
     }
   }
 }

@@ -9,7 +9,8 @@
  *
  * Invariants:
  * - Only the main thread writes the caller's output. Workers hash copies of
- *   their shares in their own shared staging buffers; the main thread copies
+ *   their shares in their own shared staging buffers (or read a caller's
+ *   shared buffer in place, never writing it: `startFold`); the main thread copies
  *   a result out only after winning it with the RUNNING → DONE exchange (see
  *   `protocol.ts`), so a slow or dead worker can never corrupt a result.
  * - A worker that does not finish in time, exits or fails to start is
@@ -21,7 +22,7 @@
  */
 import type { HasherBackend } from '../backend.js';
 import { FOLD, LAYER } from './protocol.js';
-import { collect, collectAsync, dispatch, readyWorkers, readyWorkersAsync, type PoolWorker } from './workers.js';
+import { collect, collectAsync, dispatch, dispatchShared, isDone, readyWorkers, readyWorkersAsync, type PoolWorker } from './workers.js';
 
 /**
  * Layers below this many messages stay on the main thread: waking a worker,
@@ -34,6 +35,8 @@ import { collect, collectAsync, dispatch, readyWorkers, readyWorkersAsync, type 
 export const LAYER_THRESHOLD = 1 << 13;
 /** A worker slower than this (plus 20× the main thread's own share time) is presumed dead. */
 const WAIT_FLOOR_MS = 1_000;
+/** `startFold`'s allowance on top of WAIT_FLOOR_MS: 20 µs per message, far above any backend's rate (native ones hash one in ~25–40 ns). */
+const WAIT_PER_MESSAGE_MS = 0.02;
 
 /**
  * How many of `n` units the main thread keeps when `p` workers take the rest:
@@ -149,6 +152,51 @@ export function parallelFoldBlocks(
     else foldOnMain(first, perWorker);
   });
   return true;
+}
+
+/** A fold handed to a worker by {@link startFold}, collected by `wait`. */
+export interface PendingFold {
+  /** Whether the worker has finished (a `wait` now would not block). */
+  readonly done: boolean;
+  /** Blocks until the roots are in place (folded here instead if the worker failed); later calls do nothing. */
+  wait(): void;
+}
+
+/**
+ * Hands the fold of `blocks` subtrees of 2^height chunks (from `chunks`) to
+ * one idle worker and returns at once; the roots are written to `roots` by
+ * the returned job's `wait`. Chunks in a SharedArrayBuffer are read by the
+ * worker where they are; others are copied to its staging first. Either
+ * way the caller leaves `chunks` unchanged until `wait` returns: a worker
+ * that fails is retired and the fold done by `foldHere()` from them.
+ * Undefined (having done nothing) when no worker is ready and idle.
+ */
+export function startFold(
+  backend: HasherBackend,
+  chunks: Uint8Array,
+  blocks: number,
+  height: number,
+  roots: Uint8Array,
+  foldHere: () => void,
+): PendingFold | undefined {
+  const w = readyWorkers(backend.name)[0];
+  if (w === undefined) return undefined;
+  if (typeof SharedArrayBuffer !== 'undefined' && chunks.buffer instanceof SharedArrayBuffer) dispatchShared(w, chunks, blocks, height);
+  else dispatch(w, FOLD, chunks, blocks, height);
+  // Independent of how long the caller takes to come back for it (it may do much else meanwhile).
+  const timeout = WAIT_FLOOR_MS + WAIT_PER_MESSAGE_MS * blocks * ((1 << height) - 1);
+  let waited = false;
+  return {
+    get done() {
+      return waited || isDone(w);
+    },
+    wait() {
+      if (waited) return;
+      waited = true;
+      if (collect(w, timeout)) roots.set(w.output.subarray(0, 32 * blocks));
+      else foldHere();
+    },
+  };
 }
 
 export { configureThreads, crashWorkerOnNextJob, defaultThreadCount, liveWorkerCount, poolStats, shutdownPool, threadCount, type PoolStats } from './workers.js';

@@ -22,6 +22,8 @@ import {
   RUNNING,
   SHUTDOWN,
   SLOT_INTS,
+  receive,
+  SourceList,
   STAGING_GEN,
   STATE,
   type StagingMessage,
@@ -54,8 +56,8 @@ function main(): void {
   const backend = FACTORIES[backendName as HasherName]();
 
   let gen = 0;
-  let input: Uint8Array = new Uint8Array(0);
-  let output: Uint8Array = new Uint8Array(0);
+  const staging = { input: new Uint8Array(0), output: new Uint8Array(0) };
+  const sources = new SourceList();
 
   Atomics.store(ctl, base + READY, 1);
   Atomics.notify(ctl, base + READY);
@@ -70,17 +72,16 @@ function main(): void {
     if (state === SHUTDOWN) return;
     if (Atomics.load(ctl, base + CRASH_ON_NEXT_JOB) !== 0) proc.exit(1);
 
-    // Pick up replaced staging buffers: posted before the job was started.
+    // Pick up replaced staging buffers and new sources: posted before the job was started.
     const wanted = Atomics.load(ctl, base + STAGING_GEN);
     while (gen !== wanted) {
       const received = threads.receiveMessageOnPort(threads.parentPort);
       if (received === undefined) break;
       gen = received.message.gen;
-      input = new Uint8Array(received.message.input);
-      output = new Uint8Array(received.message.output);
+      receive(received.message, staging, sources);
     }
 
-    runJob(ctl, base, backend, input, output);
+    runJob(ctl, base, backend, staging.input, staging.output, sources);
   }
 }
 

@@ -25,14 +25,18 @@
 import { HasherError } from '../errors.js';
 import {
   COUNT,
+  FOLD,
   CRASH_ON_NEXT_JOB,
   DONE,
   HEIGHT,
+  KEPT_SOURCES,
   KIND,
+  OFFSET,
   READY,
   RUNNING,
   SHUTDOWN,
   SLOT_INTS,
+  SOURCE,
   STAGING_GEN,
   STATE,
   type StagingMessage,
@@ -59,6 +63,8 @@ export interface PoolWorker {
   output: Uint8Array;
   /** Async waits on this worker in progress; while above zero the worker is ref'd (keeps the process alive). */
   holds: number;
+  /** Ids of the sources this worker keeps, oldest first: the mirror of its `SourceList` (protocol.ts). */
+  sources: number[];
 }
 
 let requestedThreads: number | undefined;
@@ -81,8 +87,10 @@ function envThreads(): number | undefined {
  * Whether the pool runs without being asked: no. Measured on an idle 2-core
  * AMD EPYC with one worker (`npm run bench:parallel -- --rounds 5 --threads
  * 0,1`, paired by round): merkleize 2^22 ×1.64 and single layers of
- * 2^16–2^20 messages ×1.65–1.71, but a 2^20 validator list from bytes ×0.95
- * and an epoch's balances ×1.27; on the mainnet-realistic state
+ * 2^16–2^20 messages ×1.65–1.71, an epoch's balances ×1.27; a 2^20
+ * validator list from bytes (its record build pipelined over the worker,
+ * core build/recordTrees.ts) ×1.42–1.51 on a shared machine with the second
+ * core mostly free, ×0.99 with another process on it; on the mainnet-realistic state
  * (`npm run bench:realistic -- --threads 1`) a load, a block and an epoch
  * moved by less than their spread, and with another job on the second core
  * big layers ran 0.73–0.88×. `configureThreads()` or `SSZTREE_THREADS` turn it on.
@@ -163,7 +171,7 @@ function startNodeWorker(threads: NodeWorkerThreads, init: WorkerInit): NodeWork
 }
 
 function track(slot: number, worker: NodeWorker): PoolWorker {
-  const w: PoolWorker = { slot, worker, retired: false, busy: false, gen: 0, input: new Uint8Array(0), output: new Uint8Array(0), holds: 0 };
+  const w: PoolWorker = { slot, worker, retired: false, busy: false, gen: 0, input: new Uint8Array(0), output: new Uint8Array(0), holds: 0, sources: [] };
   worker.unref();
   worker.on('error', () => retire(w));
   worker.on('exit', () => retire(w));
@@ -250,25 +258,68 @@ export async function readyWorkersAsync(backend: string): Promise<PoolWorker[]> 
 function ensureStaging(w: PoolWorker, inputBytes: number): void {
   if (w.input.length >= inputBytes) return;
   const size = Math.max(inputBytes, 2 * w.input.length);
-  const message: StagingMessage = { gen: w.gen + 1, input: new SharedArrayBuffer(size), output: new SharedArrayBuffer(size >>> 1) };
-  w.gen = message.gen;
+  const message: StagingMessage = { gen: ++w.gen, input: new SharedArrayBuffer(size), output: new SharedArrayBuffer(size >>> 1) };
   w.input = new Uint8Array(message.input);
   w.output = new Uint8Array(message.output);
   w.worker.postMessage(message);
   Atomics.store(control!, w.slot * SLOT_INTS + STAGING_GEN, w.gen);
 }
 
+/** Ids of callers' shared buffers, for `dispatchShared`. */
+const sourceIds = new WeakMap<SharedArrayBuffer, number>();
+let nextSourceId = 1;
+
+/** Posts `buffer` to `w` as a source unless it keeps it already; returns its id. */
+function ensureSource(w: PoolWorker, buffer: SharedArrayBuffer): number {
+  let id = sourceIds.get(buffer);
+  if (id === undefined) {
+    id = nextSourceId++;
+    sourceIds.set(buffer, id);
+  }
+  if (w.sources.includes(id)) return id;
+  // The worker drops its oldest source the same way (SourceList).
+  w.sources.push(id);
+  if (w.sources.length > KEPT_SOURCES) w.sources.shift();
+  const message: StagingMessage = { gen: ++w.gen, sourceId: id, source: buffer };
+  w.worker.postMessage(message);
+  Atomics.store(control!, w.slot * SLOT_INTS + STAGING_GEN, w.gen);
+  return id;
+}
+
 export function dispatch(w: PoolWorker, kind: number, src: Uint8Array, count: number, height: number): void {
   w.busy = true;
   ensureStaging(w, src.length);
   w.input.set(src);
+  start(w, kind, count, height, 0, 0);
+}
+
+/**
+ * `dispatch` of a FOLD whose input the worker reads in place from `src`, a
+ * view of a SharedArrayBuffer: nothing is copied, and the caller must not
+ * write `src` until the job is collected.
+ */
+export function dispatchShared(w: PoolWorker, src: Uint8Array, count: number, height: number): void {
+  w.busy = true;
+  // The output staging is half the input staging's size.
+  ensureStaging(w, src.length);
+  start(w, FOLD, count, height, ensureSource(w, src.buffer as SharedArrayBuffer), src.byteOffset);
+}
+
+function start(w: PoolWorker, kind: number, count: number, height: number, source: number, offset: number): void {
   const base = w.slot * SLOT_INTS;
   const ctl = control!;
+  Atomics.store(ctl, base + SOURCE, source);
+  Atomics.store(ctl, base + OFFSET, offset);
   Atomics.store(ctl, base + KIND, kind);
   Atomics.store(ctl, base + COUNT, count);
   Atomics.store(ctl, base + HEIGHT, height);
   Atomics.store(ctl, base + STATE, RUNNING);
   Atomics.notify(ctl, base + STATE);
+}
+
+/** Whether a worker's job in flight has finished (collecting it would not block). */
+export function isDone(w: PoolWorker): boolean {
+  return Atomics.load(control!, w.slot * SLOT_INTS + STATE) === DONE;
 }
 
 /** Waits for a worker's job; true if its result may be used, false if it was given up (and the worker retired). */

@@ -66,12 +66,16 @@ const w: number[] = [];
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const profileAt = process.argv.indexOf('--profile');
 const session = profileAt >= 0 ? new Session() : null;
-if (session) {
+/** `--profile-epochs-from E`: the profile starts before epoch E (0-based), leaving the blocks and earlier epochs out. */
+const PROFILE_FROM = arg('profile-epochs-from');
+const startProfile = async (): Promise<void> => {
+  if (!session) return;
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 100 });
   await session.post('Profiler.start');
-}
+};
+if (PROFILE_FROM === undefined) await startProfile();
 const c: number[] = [];
 /**
  * `--phases`: wall and CPU ms of each part of each block, by part: `steady` after the first 8 blocks of a round,
@@ -202,16 +206,71 @@ if (parts.size > 0) {
 if (w.length > 0) console.log(`blocks: writes p50 ${med(w)} ms (CPU ${med(wc)} ms), commit+root p50 ${med(c)} ms (last 8 writes ${w.slice(-8).map((x) => x.toFixed(2)).join(' ')})`);
 for (let e = 0; e < EPOCHS && ONLY === undefined; e++) {
   const plan = planEpoch(new Rng(7919 + e), N, Math.floor(START_SLOT / SLOTS_PER_EPOCH) + e);
+  if (PROFILE_FROM !== undefined && e === Number(PROFILE_FROM)) await startProfile();
   const next = head.clone();
+  if (process.argv.includes('--epoch-phases')) {
+    // The epoch of demo/apply.ts `applyEpoch` in its parts (the same writes in its order), CPU ms of each.
+    const out: string[] = [];
+    let c1 = cpu();
+    const step = (name: string): void => {
+      const now = cpu();
+      out.push(`${name} ${(now - c1).toFixed(1)}`);
+      c1 = cpu();
+    };
+    const s = next;
+    const balances = s.balances;
+    const scores = s.inactivity_scores;
+    for (let i = 0; i < N; i++) {
+      balances.set(i, plan.balances[i]!);
+      scores.set(i, plan.inactivityScores[i]!);
+    }
+    step('balances+scores');
+    const validators = s.validators;
+    for (let k = 0; k < plan.effectiveIndex.length; k++) validators.get(plan.effectiveIndex[k]!).effective_balance = plan.effectiveValue[k]!;
+    step('validators');
+    rotate(s as unknown as StateLike, N);
+    const justified = s.current_justified_checkpoint;
+    s.previous_justified_checkpoint.epoch = justified.epoch;
+    s.previous_justified_checkpoint.root = justified.root;
+    justified.epoch = BigInt(plan.epoch);
+    justified.root = plan.nextRandaoMix;
+    s.randao_mixes.set((plan.epoch + 1) % 65536, plan.nextRandaoMix);
+    s.slashings.set((plan.epoch + 1) % 8192, 0n);
+    step('rest');
+    const store = s._tree.store;
+    for (const [name, view] of [['validators', validators], ['balances', balances], ['scores', scores]] as const) {
+      view._commitNow();
+      step(`commit ${name}`);
+      store.flush();
+      step(`flush ${name}`);
+    }
+    root = s.hashTreeRoot();
+    step('rest+root');
+    head.dispose();
+    step('dispose');
+    head = s;
+    await turn();
+    step('turn');
+    console.log(`epoch CPU ms: ${out.join(', ')}`);
+    continue;
+  }
   t = performance.now();
+  let c0 = cpu();
   applyEpoch(next as unknown as StateLike, plan, rotate);
   const ew = performance.now() - t;
+  const ewc = cpu() - c0;
   t = performance.now();
+  c0 = cpu();
   root = next.hashTreeRoot();
-  console.log(`epoch: writes ${ew.toFixed(1)} ms, commit+root ${(performance.now() - t).toFixed(1)} ms`);
+  const ec = performance.now() - t;
+  const ecc = cpu() - c0;
+  t = performance.now();
+  c0 = cpu();
   head.dispose();
   head = next;
   await turn();
+  // CPU in process (the machine may be shared): the epoch's writes, its commit + root, and the old head's dispose.
+  console.log(`epoch: writes ${ew.toFixed(1)} ms (CPU ${ewc.toFixed(1)}), commit+root ${ec.toFixed(1)} ms (CPU ${ecc.toFixed(1)}), dispose ${(performance.now() - t).toFixed(1)} ms (CPU ${(cpu() - c0).toFixed(1)})`);
 }
 if (session) {
   const { profile } = await session.post('Profiler.stop');

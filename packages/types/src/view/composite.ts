@@ -71,6 +71,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   readonly #replaced = new Set<number>();
   /** Children written since the last commit, by index (kept even after the cache is cleared). */
   readonly #dirtyChildren = new Map<number, Child<E>>();
+  /** Children this commit lists for writing, whose bases move once the write is done (kept: no allocation per commit). */
+  readonly #linked: Child<E>[] = [];
   readonly #pending = new Map<number, E>();
   /** Child views replaced since the last commit (a `set` over a cached child): disposed with the others at commit. */
   readonly #replacedViews: TreeView<E>[] = [];
@@ -268,6 +270,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
 
   _flush(): void {
     const store = this._tree.store;
+    this.#linked.length = 0;
     // Parallel arrays, sorted by index through a radix sort of positions: an epoch writes 16384 of 2^20
     // validators, and tuples sorted by a comparator were a visible part of its commit.
     const at: number[] = [];
@@ -330,6 +333,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         }
       }
     }
+    for (const child of this.#linked) child.base = child.view._tree.rootNode;
+    this.#linked.length = 0;
     this.#pending.clear();
     this.#replaced.clear();
     this.#dirtyChildren.clear();
@@ -348,7 +353,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     const node = child.view._tree.rootNode;
     // Unchanged since it last matched this tree: an id compare, no tree walk.
     if (node === child.base) return;
-    child.base = node;
+    // Its base moves once the write is done (`_flush`): a commit that throws before then writes it again when retried.
+    this.#linked.push(child);
     at.push(i);
     written.push(node);
     replaced.push(this.#replaced.has(i));

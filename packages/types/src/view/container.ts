@@ -81,6 +81,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** @internal Fields replaced wholesale (their new node may equal the old one). */ declare _replaced: boolean[] | null;
   /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ declare _bases: NodeId[] | null;
   /** @internal Child views replaced by a field write since the last commit: disposed at the commit (nothing else would). */ declare _retired: TreeView<unknown>[] | null;
+  /** @internal Per child: changed in place by a commit that threw before linking it (written again by the retry); null: none. */ declare _unlinked: boolean[] | null;
   /** @internal Per navigable field: what the child view of the version this view was cloned from hands on (`_inheritance`), taken when the child is made. */ declare _hints: unknown[] | null;
 
   constructor(type: SszType<ContainerValue<F>>, tree: Tree, fields: readonly FieldSlot[], depth: number) {
@@ -95,6 +96,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     this._replaced = null;
     this._bases = null;
     this._retired = null;
+    this._unlinked = null;
     this._hints = null;
   }
 
@@ -243,6 +245,10 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     const pending = this._pending;
     const children = this._children;
     const bases = this._bases;
+    // Children's new roots, recorded as their bases only once the write below is done: a commit that
+    // throws later (another child's, or the write) links them again when it is retried, though their own
+    // commits are then no-ops that report nothing changed in place (`_unlinked` keeps that).
+    let linked: number[] | null = null;
     for (let i = 0; i < fields.length; i++) {
       let node: NodeId;
       let inPlace = false;
@@ -251,19 +257,20 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       if (p !== NONE) {
         node = (fields[i] as FieldSlot).toNode(p, store);
       } else if (child !== undefined) {
-        if (!child._dirty && bases![i] === child._tree.rootNode) continue;
+        if (!child._dirty && bases![i] === child._tree.rootNode && this._unlinked?.[i] !== true) continue;
         if (owned && child._dirty) child._vouched = this._soleNodeAt(i) === child._tree.rootNode;
         try {
           child._commitNow();
         } finally {
           child._vouched = false;
         }
-        inPlace = child._changedInPlace;
+        inPlace = child._changedInPlace || this._unlinked?.[i] === true;
         child._changedInPlace = false;
         node = child._tree.rootNode;
         // Unchanged since it last matched this tree: nothing to write (an id compare, no tree walk).
         if (node === bases![i] && !inPlace) continue;
-        bases![i] = node;
+        if (inPlace) (this._unlinked ??= new Array<boolean>(fields.length).fill(false))[i] = true;
+        (linked ??= []).push(i, node);
       } else continue;
       (indices ??= []).push(i);
       (nodes ??= []).push(node);
@@ -290,6 +297,8 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
           this._tree.rootNode = nodes[0] as NodeId;
         } else this._changedInPlace = this._writeFields(indices, nodes, touched);
       }
+      if (linked !== null) for (let j = 0; j < linked.length; j += 2) bases![linked[j]!] = linked[j + 1]!;
+      this._unlinked = null;
       if (pending !== null) {
         const values = this._valueSlots();
         for (let i = 0; i < fields.length; i++) {

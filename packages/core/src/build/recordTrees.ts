@@ -96,21 +96,13 @@ export function buildRecordTree(store: StoreCore, kind: number, count: number, d
   if (count > RECORD_BATCH && threadCount() > 0) hashRunsPipelined(pool, runs, size, hasher, carry);
   else {
     let done = 0;
-    for (let r = 0; r < runs.length; r += 2) {
-      const start = runs[r]!;
-      const len = runs[r + 1]!;
-      const p = start >>> pool.shift;
-      const view = pageView(pool.d8[p]!);
-      const off = start & pool.mask;
-      for (let b = 0; b < len; b += RECORD_BATCH) {
-        const m = Math.min(RECORD_BATCH, len - b);
-        hasher.begin(m);
-        hasher.spreadRun(view, pool.d8[p]!, (off + b) * size, m);
-        hasher.finish(m, pool.h8[p]!, 32 * (off + b));
-        done += m;
-        carry(done);
-      }
-    }
+    forEachBatch(pool, runs, size, (view, data, dataAt, hashes, hashAt, m) => {
+      hasher.begin(m);
+      hasher.spreadRun(view, data, dataAt, m);
+      hasher.finish(m, hashes, hashAt);
+      done += m;
+      carry(done);
+    });
   }
   // The odd last node of each level, in order (each needs the level below complete).
   for (const h of hashers) h.step(Number.MAX_SAFE_INTEGER, true);
@@ -164,46 +156,58 @@ function hashRunsPipelined(pool: Pool, runs: number[], size: number, hasher: Rec
   let done = 0;
   let rows = 0;
   try {
-    for (let r = 0; r < runs.length; r += 2) {
-      const start = runs[r]!;
-      const len = runs[r + 1]!;
-      const p = start >>> pool.shift;
-      const view = pageView(pool.d8[p]!);
-      const off = start & pool.mask;
-      const h8 = pool.h8[p]!;
-      for (let b = 0; b < len; b += RECORD_BATCH) {
-        const m = Math.min(RECORD_BATCH, len - b);
-        const at = 32 * (off + b);
-        hasher.begin(m);
-        hasher.useRows(rows);
-        hasher.spreadRun(view, pool.d8[p]!, (off + b) * size, m);
-        hasher.hashLongs(m);
-        if (pending !== undefined && !pending.done) {
-          // The worker is behind (or has lost its core to another process): this thread folds
-          // the batch itself rather than wait, and its rows buffer is free again for the next.
-          hasher.hereShare = Math.min(HERE_MAX, hasher.hereShare + HERE_STEP);
-          hasher.foldRows(0, m, h8, at);
-        } else {
-          if (pending !== undefined) {
-            hasher.hereShare = Math.max(0, hasher.hereShare - HERE_STEP);
-            pending.wait();
-          }
-          const k = Math.round(hasher.hereShare * m);
-          pending = startSubtrees(hasher.rows(k, m), hasher.depth, h8.subarray(at + 32 * k, at + 32 * m));
-          // The worker reads this buffer until the wait: the next batch goes to the other.
-          rows ^= 1;
-          hasher.foldRows(0, k, h8, at);
-          // Every batch before this one is hashed now.
-          carry(done);
+    forEachBatch(pool, runs, size, (view, data, dataAt, h8, at, m) => {
+      hasher.begin(m);
+      hasher.useRows(rows);
+      hasher.spreadRun(view, data, dataAt, m);
+      hasher.hashLongs(m);
+      if (pending !== undefined && !pending.done) {
+        // The worker is behind (or has lost its core to another process): this thread folds
+        // the batch itself rather than wait, and its rows buffer is free again for the next.
+        hasher.hereShare = Math.min(HERE_MAX, hasher.hereShare + HERE_STEP);
+        hasher.foldRows(0, m, h8, at);
+      } else {
+        if (pending !== undefined) {
+          hasher.hereShare = Math.max(0, hasher.hereShare - HERE_STEP);
+          pending.wait();
         }
-        done += m;
+        const k = Math.round(hasher.hereShare * m);
+        pending = startSubtrees(hasher.rows(k, m), hasher.depth, h8.subarray(at + 32 * k, at + 32 * m));
+        // The worker reads this buffer until the wait: the next batch goes to the other.
+        rows ^= 1;
+        hasher.foldRows(0, k, h8, at);
+        // Every batch before this one is hashed now.
+        carry(done);
       }
-    }
+      done += m;
+    });
   } finally {
     pending?.wait();
     hasher.useRows(-1);
   }
   carry(done);
+}
+
+/**
+ * Visits the records of `runs` in batches of up to RECORD_BATCH, run by run
+ * (a run lies in one page): the page's data view and bytes with the batch's
+ * first byte, the page's hashes with the batch's first root, and its size.
+ */
+function forEachBatch(
+  pool: Pool,
+  runs: number[],
+  size: number,
+  visit: (view: DataView, data: Uint8Array, dataAt: number, hashes: Uint8Array, hashAt: number, m: number) => void,
+): void {
+  for (let r = 0; r < runs.length; r += 2) {
+    const start = runs[r]!;
+    const len = runs[r + 1]!;
+    const p = start >>> pool.shift;
+    const data = pool.d8[p]!;
+    const view = pageView(data);
+    const off = start & pool.mask;
+    for (let b = 0; b < len; b += RECORD_BATCH) visit(view, data, (off + b) * size, pool.h8[p]!, 32 * (off + b), Math.min(RECORD_BATCH, len - b));
+  }
 }
 
 /** The share of a batch this thread folds in a pipelined build: at most half, moved by 1/64 a batch. */

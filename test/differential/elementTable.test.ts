@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { container, list, progressiveList, toHex, uint64, type ViewOf } from '@ssztree/types';
 import { mainnet } from '@ssztree/types/consensus';
 import { distinctValidator } from './validatorValues.js';
+import { indices } from '../../packages/types/test/seeded.js';
 
 const { Validator } = mainnet.electra;
 type V = ReturnType<typeof Validator.defaultValue>;
@@ -50,19 +51,6 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 
 /** A task turn: old versions' nodes are freed there, so their slots are reused by the next writes. */
 const turn = () => new Promise((resolve) => setImmediate(resolve));
-
-/** A small deterministic generator for the indices of one op. */
-function indices(seed: number, count: number, n: number): number[] {
-  let x = seed | 1;
-  const out: number[] = [];
-  for (let k = 0; k < count; k++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out.push((x >>> 0) % n);
-  }
-  return out;
-}
 
 describe('element table of composite list views', () => {
   it('validators (record pairs): random reads, writes, sets, pushes, clones, drops and commits agree with the model; old versions unchanged', async () => {

@@ -14,6 +14,7 @@ import { Tree } from '@ssztree/core';
 import { container, list, toHex, uint64, uint8 } from '../src/index.js';
 import { mainnet } from '../src/consensus/index.js';
 import { anyBuilt } from '../src/view/built.js';
+import { indices } from './seeded.js';
 
 const { Validator } = mainnet.electra;
 type V = ReturnType<typeof Validator.defaultValue>;
@@ -32,19 +33,6 @@ function validator(i: number): V {
   v.activation_epoch = BigInt(i);
   v.exit_epoch = BigInt(2 ** 32 + i);
   return v;
-}
-
-/** Deterministic indices in [0, n). */
-function indices(seed: number, count: number, n: number): number[] {
-  let x = seed | 1;
-  const out: number[] = [];
-  for (let k = 0; k < count; k++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out.push((x >>> 0) % n);
-  }
-  return out;
 }
 
 const hex = (v: V) => toHex(Validator.hashTreeRoot(v));

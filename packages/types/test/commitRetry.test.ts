@@ -37,33 +37,33 @@ interface Case {
   write(view: Dyn, value: Dyn): void;
 }
 
+/** The value of both containers of a uint64 and two uint64 lists, and writes to all three fields. */
+const twoLists = () => ({ a: 1n, b: BigUint64Array.from({ length: 100 }, (_, i) => BigInt(i)), c: BigUint64Array.from({ length: 50 }, (_, i) => BigInt(i)) });
+function writeTwoLists(v: Dyn, m: Dyn): void {
+  v.a = m.a = 5n;
+  v.b.set(3, 9n);
+  m.b[3] = 9n;
+  v.c.set(40, 8n);
+  m.c[40] = 8n;
+}
+
 const Inner = container({ a: uint64, b: byteList(64) }, 'Inner');
 const CASES: Case[] = [
   {
     name: 'container of a uint64 and two lists',
     type: container({ a: uint64, b: list(uint64, 1024), c: list(uint64, 1024) }, 'C'),
-    make: () => ({ a: 1n, b: BigUint64Array.from({ length: 100 }, (_, i) => BigInt(i)), c: BigUint64Array.from({ length: 50 }, (_, i) => BigInt(i)) }),
+    make: twoLists,
     write(v, m) {
-      v.a = m.a = 5n;
-      v.b.set(3, 9n);
-      m.b[3] = 9n;
-      v.c.set(40, 8n);
+      writeTwoLists(v, m);
       v.c.push(1n);
-      m.c[40] = 8n;
       m.c = BigUint64Array.from([...m.c, 1n]);
     },
   },
   {
     name: 'progressive container of a uint64 and two progressive lists',
     type: progressiveContainer({ a: uint64, b: progressiveList(uint64), c: progressiveList(uint64) }, [1, 1, 0, 1], 'P'),
-    make: () => ({ a: 1n, b: BigUint64Array.from({ length: 100 }, (_, i) => BigInt(i)), c: BigUint64Array.from({ length: 50 }, (_, i) => BigInt(i)) }),
-    write(v, m) {
-      v.a = m.a = 5n;
-      v.b.set(3, 9n);
-      m.b[3] = 9n;
-      v.c.set(40, 8n);
-      m.c[40] = 8n;
-    },
+    make: twoLists,
+    write: writeTwoLists,
   },
   {
     name: 'List[uint64] (pages)',

@@ -11,6 +11,7 @@ import { configureThreads } from '@ssztree/hasher';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { list, toHex, uint16, uint64, vector } from '../src/index.js';
+import { expectAllReleased, expectKeptUnchanged } from './released.js';
 
 const Balances = list(uint64, 2 ** 40);
 const value = (i: number, round: number) => BigInt(i) * 1_000_003n + BigInt(round) * 77n;
@@ -43,7 +44,7 @@ describe('packed bulk commit', () => {
       expect(view.get(n - 1)).toBe(model[n - 1]);
       keep();
     });
-    for (const k of kept) expect(toHex(k.tree.root)).toBe(k.root);
+    expectKeptUnchanged(kept);
     // A rewrite of every element with the value already there keeps the root node.
     const before = view.rootNode;
     for (let i = 0; i < n; i++) view.set(i, model[i]!);
@@ -52,11 +53,7 @@ describe('packed bulk commit', () => {
     for (let i = 0; i < n; i++) view.set(i, model[i]! + 1n);
     for (let i = 0; i < n; i++) view.set(i, model[i]!);
     expect(view.rootNode).toBe(before);
-    for (const k of kept) k.tree.dispose();
-    view.dispose();
-    store.collect();
-    expect(store.stats().nodes).toBe(baseline);
-    expect(store.stats().pending).toBe(0);
+    expectAllReleased(store, kept, [view], baseline);
   });
 
   it('epoch-sized rewrites across two views (a slab over 1 MiB handed from view to view as the spare), with the pool off and on', () => {
@@ -83,12 +80,8 @@ describe('packed bulk commit', () => {
           for (let i = 0; i < n; i += 997) expect(view.get(i)).toBe(model[i]);
         });
       }
-      for (const k of kept) expect(toHex(k.tree.root)).toBe(k.root);
-      for (const k of kept) k.tree.dispose();
-      for (const view of views) view.dispose();
-      store.collect();
-      expect(store.stats().nodes).toBe(0);
-      expect(store.stats().pending).toBe(0);
+      expectKeptUnchanged(kept);
+      expectAllReleased(store, kept, views);
     }
     configureThreads(0);
   });

@@ -11,6 +11,7 @@ import { NodeStore } from '@ssztree/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boolean, list, toHex, uint16, uint64, uint8, vector } from '../src/index.js';
+import { expectAllReleased, expectKeptUnchanged } from './released.js';
 
 describe('packed writes to clean pages', () => {
   it('a rewrite of the value there dirties nothing, a later write to the same page lands (uint64, uint16, uint8, boolean)', () => {
@@ -98,7 +99,7 @@ describe('packed writes to clean pages', () => {
             }
           }
           expect(toHex(view.hashTreeRoot())).toBe(toHex(Type.hashTreeRoot(Uint16Array.from(model))));
-          for (const k of kept) expect(toHex(k.tree.root)).toBe(k.root);
+          expectKeptUnchanged(kept);
           for (const k of kept) k.tree.dispose();
           view.dispose();
         },
@@ -156,13 +157,9 @@ describe('packed load of all pages from the page table', () => {
     keep();
     for (let i = 0; i < n; i += 3) view.set(i, (model[i] = value(i, 3)));
     keep();
-    for (const k of kept) expect(toHex(k.tree.root)).toBe(k.root);
+    expectKeptUnchanged(kept);
     for (let i = 0; i < n; i += 31) expect(view.get(i)).toBe(model[i]);
-    for (const k of kept) k.tree.dispose();
-    view.dispose();
-    store.collect();
-    expect(store.stats().nodes).toBe(baseline);
-    expect(store.stats().pending).toBe(0);
+    expectAllReleased(store, kept, [view], baseline);
   });
 
   it('after an incremental commit: a load once an eighth of the pages are dirty, pages written before it compared too', () => {

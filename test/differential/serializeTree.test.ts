@@ -58,10 +58,17 @@ function agree(type: SszType<unknown>, value: unknown): void {
   expect(toHex(type.serializeTree(tree))).toBe(bytes);
   expect(toHex(type.serializeTree(tree.rootNode, tree.store))).toBe(bytes);
   expect(toHex(type.toView(value).serialize())).toBe(bytes);
-  const fromBytes = type.deserializeToView(type.serialize(value));
+  tree.dispose();
+  const serialized = type.serialize(value);
+  // A random value can serialize past the spec's explicit byte bound (heze's SignedInclusionList):
+  // those bytes are not a valid message of the type, and the decoder refuses them before decoding.
+  if (serialized.length > type.byteBound) {
+    expect(() => type.deserializeToView(serialized)).toThrow(/^BOUND_EXCEEDED/);
+    return;
+  }
+  const fromBytes = type.deserializeToView(serialized);
   expect(toHex(fromBytes.serialize())).toBe(bytes);
   expect(toHex(fromBytes.clone().serialize())).toBe(bytes);
-  tree.dispose();
 }
 
 describe('serializeTree / view.serialize(): every kind', () => {

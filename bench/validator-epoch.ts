@@ -4,7 +4,8 @@
  * a clone of the head, `state.validators.get(i).effective_balance = x` for
  * 16384 random i, then the validators' commit, the store's flush, the
  * root, and the old head's dispose, each in CPU ms (process.cpuUsage: the
- * machine is shared); the clone becomes the head. `--count C` writes C
+ * machine is shared), and the wall ms of GC pauses that began during the
+ * writes; the clone becomes the head. `--count C` writes C
  * validators per round instead (128: a block's).
  *
  * `--balances` sets every balance and inactivity score first, as the epoch
@@ -14,6 +15,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ViewOf } from '@ssztree/types';
@@ -47,6 +49,11 @@ const note = (name: string, ms: number) => {
   r.push(ms);
 };
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** GC pauses (start, duration), attributed to the phase they started in after each round (entries arrive late). */
+const pauses: [number, number][] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) pauses.push([e.startTime, e.duration]);
+}).observe({ entryTypes: ['gc'] });
 /** `--profile out.cpuprofile`: a CPU profile of the rounds (the load left out). */
 const PROFILE = arg('profile');
 const session = PROFILE === undefined ? null : new Session();
@@ -77,8 +84,10 @@ for (let r = 0; r < ROUNDS; r++) {
   }
   const validators = s.validators;
   t = cpu();
+  const writesFrom = performance.now();
   for (let k = 0; k < COUNT; k++) validators.get(index[k]!).effective_balance = value[k]!;
   note('writes', cpu() - t);
+  const writesTo = performance.now();
   t = cpu();
   validators._commitNow();
   note('commit', cpu() - t);
@@ -95,6 +104,11 @@ for (let r = 0; r < ROUNDS; r++) {
   t = cpu();
   await turn();
   note('turn', cpu() - t);
+  await turn();
+  // Wall ms of GC pauses that started during the writes (scavenges of what the writes, and any earlier
+  // writes of the round, left young), not in the sum below.
+  note('(GC during the writes, wall)', pauses.filter(([at]) => at >= writesFrom && at < writesTo).reduce((a, [, d]) => a + d, 0));
+  pauses.length = 0;
 }
 if (session !== null) writeFileSync(PROFILE!, JSON.stringify((await session.post('Profiler.stop')).profile));
 console.log(`root ${Buffer.from(head.hashTreeRoot()).toString('hex').slice(0, 16)}`);
@@ -104,7 +118,7 @@ console.log(`CPU ms (${COUNT} validators), median (min–max) of rounds ${skip +
 let total = 0;
 for (const [name, xs] of rows) {
   const steady = xs.slice(skip);
-  total += med(steady);
+  if (!name.startsWith('(')) total += med(steady);
   console.log(`  ${name}: ${med(steady).toFixed(2)} (${Math.min(...steady).toFixed(2)}–${Math.max(...steady).toFixed(2)})`);
 }
 console.log(`  sum of medians: ${total.toFixed(2)}`);

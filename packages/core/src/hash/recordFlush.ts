@@ -66,7 +66,8 @@ export function hashRecords(store: FlushableStore, layout: Layout, items: Int32A
   hasher.begin(n);
   for (let k = 0; k < n; k++) {
     const slot = items[first + k]! >>> 4;
-    hasher.spread(k, pageView(pool.d8[slot >>> shift]!), (slot & mask) * size);
+    const page = pool.d8[slot >>> shift]!;
+    hasher.spread(k, pageView(page), (slot & mask) * size, page);
   }
   hasher.finish(n, roots, 0);
   for (let k = 0; k < n; k++) {

@@ -16,7 +16,7 @@
  */
 import { hashInto } from '@ssztree/hasher';
 import type { Layout } from '../nodes/recordLayouts.js';
-import { LITTLE_ENDIAN, makeSpreadRun, spreadCodegenAvailable, type SpreadPlan, type SpreadRun } from './recordSpread.js';
+import { makeSpreadOne, makeSpreadRun, spreadCodegenAvailable, type SpreadOne, type SpreadPlan, type SpreadRun } from './recordSpread.js';
 
 /** Records per batch: rows of a depth-3 record are 256 B, so the row staging stays about 512 KiB. */
 export const RECORD_BATCH = 2048;
@@ -29,6 +29,7 @@ export class RecordHasher {
   private readonly nl: number;
   private readonly plan: SpreadPlan;
   private readonly run: SpreadRun;
+  private readonly one: SpreadOne;
   /** Word offset within a row of long field j's chunk. */
   private readonly longChunk: Int32Array;
   private cap = 0;
@@ -75,6 +76,7 @@ export class RecordHasher {
       longB: Int32Array.from(longB),
     };
     this.run = makeSpreadRun(this.plan, generate);
+    this.one = makeSpreadOne(this.plan, generate);
     this.longChunk = Int32Array.from(layout.longs, (i) => 8 * layout.chunks[i]!);
   }
 
@@ -120,20 +122,9 @@ export class RecordHasher {
     this.rows32 = this.pipe[i]!.rows32;
   }
 
-  /** Spreads the record at `view[s]` into row k of the batch (records that are not back to back: the pending flush). */
-  spread(k: number, view: DataView, s: number): void {
-    const { rowW, rowB, longW, longB, rowWords, longBlock } = this.plan;
-    const rows32 = this.rows32;
-    const rows8 = this.rows8;
-    const r = k * rowWords;
-    for (let w = 0; w < rowW.length; w += 2) rows32[r + rowW[w + 1]!] = view.getInt32(s + rowW[w]!, LITTLE_ENDIAN);
-    for (let b = 0; b < rowB.length; b += 2) rows8[4 * r + rowB[b + 1]!] = view.getUint8(s + rowB[b]!);
-    if (longBlock === 0) return;
-    const longs32 = this.longs32;
-    const longs8 = this.longs8;
-    const l = k * longBlock;
-    for (let w = 0; w < longW.length; w += 2) longs32[l + longW[w + 1]!] = view.getInt32(s + longW[w]!, LITTLE_ENDIAN);
-    for (let b = 0; b < longB.length; b += 2) longs8[4 * l + longB[b + 1]!] = view.getUint8(s + longB[b]!);
+  /** Spreads the record at `view[s]` (a view of `page`) into row k of the batch (records that are not back to back: the pending flush). */
+  spread(k: number, view: DataView, s: number, page: Uint8Array): void {
+    this.one(view, page, s, k, this.rows32, this.rows8, this.longs32, this.longs8);
   }
 
   /** Spreads `n` records back to back in `page` from byte `base` into rows [0, n) of the batch. */

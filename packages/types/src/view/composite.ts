@@ -185,7 +185,11 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
           const node = v > 0 ? v - 1 : store.getNodeAtDepth(-v - 1, 1, i & 1);
           child = new Child(this, i, this.#elem._view(store, node), node);
         }
-        this.#adopt(i, child);
+        // Nothing cached at i, so nothing written there either (every written child is cached until the
+        // commit clears both): `#adopt` without its look-ups of what the child replaces.
+        this.#children.set(i, child);
+        child.view._link = child;
+        child.view._notify = childWritten;
       }
       return child.view as ElementView<ET>;
     }
@@ -283,8 +287,9 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     let halfAt: number[] | null = null;
     let halfViews: TreeView<E>[] | null = null;
     const byPairs = this.#dirtyChildren.size > 0 && !this._ownsRoot();
+    const replacedAny = this.#replaced.size > 0;
     for (const [i, child] of this.#dirtyChildren) {
-      if (byPairs && child.base === -1 && child.view._pairOf() >= 0 && !this.#replaced.has(i)) {
+      if (byPairs && child.base === -1 && child.view._pairOf() >= 0 && !(replacedAny && this.#replaced.has(i))) {
         (halfAt ??= []).push(i);
         (halfViews ??= []).push(child.view);
         continue;
@@ -324,6 +329,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
           }
           // A pair written whole is where both its halves are now.
           if (pairs !== null) {
+            table.reserve(2 * pairs.at.length, n);
             for (let k = 0; k < pairs.at.length; k++) {
               const entry = -(pairs.nodes[k]! + 1);
               table.put(2 * pairs.at[k]!, entry, n);

@@ -161,6 +161,18 @@ export class ElementTable {
     this.#write(i, v, length);
   }
 
+  /**
+   * Before `count` puts or drops: when they would overflow the overlay, the
+   * table is folded into its private base first, so they go straight into
+   * it (an epoch's commit puts both halves of ~16k written pairs: an
+   * overlay of OVERLAY_MAX map entries built only to be folded at once).
+   */
+  reserve(count: number, length: number): void {
+    const base = this.#base;
+    if (base !== null && !base.frozen) return;
+    if ((this.#overlay?.size ?? 0) + count > OVERLAY_MAX) this.#fold(length);
+  }
+
   /** Forgets position i (written by a commit). */
   drop(i: number, length: number): void {
     if (this.get(i) !== 0) this.#write(i, 0, length);

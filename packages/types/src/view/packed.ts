@@ -19,6 +19,7 @@ import { indexOutside, SszError } from '../errors.js';
 import { readChunks } from '../tree/nodes.js';
 import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
+import { DirtyOrder } from './packedOrder.js';
 import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
 import { fillTable, type PackedShape, type PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
 
@@ -87,11 +88,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   readonly #pageShift: number;
   readonly #elemShift: number;
   readonly #pageMask: number;
-  /** The dirty pages in the order they were first written, and their slab offsets (commit reads these, not the map). */
-  readonly #order: number[] = [];
-  readonly #orderAt: number[] = [];
-  /** Slab byte offset of each dirty page's first write: commit looks there first for a changed byte. */
-  readonly #orderFirst: number[] = [];
+  /** The dirty pages in the order they were first written, their slab offsets and those of their first writes (commit reads these, not the table). */
+  readonly #dirty = new DirtyOrder();
   /**
    * Working copies of the dirty pages, back to back; `#orig` holds each one's committed bytes at the same
    * offset, except pages below `#lazyPages` (see `#loadAllPages`), whose committed bytes are read from
@@ -407,9 +405,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const size = this.#pageBytes;
     const total = pages * size;
     const old: Slab = { slab: this.#slab, orig: this.#orig };
-    const order = this.#order;
-    const orderAt = this.#orderAt;
-    const orderFirst = this.#orderFirst;
+    const dirty = this.#dirty;
     const spare = takeSlab(total);
     const slab = spare?.slab ?? new Uint8Array(total);
     const orig = spare?.orig ?? new Int32Array(total >>> 2);
@@ -432,20 +428,16 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#lazyPages = lazy ? pages : 0;
     const firsts = new Int32Array(pages);
     for (let p = 0; p < pages; p++) firsts[p] = p * size;
-    for (let k = 0; k < order.length; k++) {
-      const p = order[k]!;
-      slab.set(old.slab.subarray(orderAt[k]!, orderAt[k]! + size), p * size);
-      firsts[p] = p * size + (orderFirst[k]! - orderAt[k]!);
+    for (let k = 0; k < dirty.length; k++) {
+      const p = dirty.pages[k]!;
+      const at = dirty.at[k]!;
+      slab.set(old.slab.subarray(at, at + size), p * size);
+      firsts[p] = p * size + (dirty.first[k]! - at);
     }
-    order.length = orderAt.length = orderFirst.length = 0;
+    dirty.fillInOrder(pages, size, firsts);
     let table = this.#dirtyAt1;
     if (table.length < pages) this.#dirtyAt1 = table = new Int32Array(pages);
-    for (let p = 0; p < pages; p++) {
-      order.push(p);
-      orderAt.push(p * size);
-      orderFirst.push(firsts[p]!);
-      table[p] = p * size + 1;
-    }
+    for (let p = 0; p < pages; p++) table[p] = p * size + 1;
     this.#dirtyCount = pages;
     this.#slab = slab;
     this.#dv = new DataView(slab.buffer, slab.byteOffset, slab.byteLength);
@@ -498,9 +490,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#dirtyCount++;
     if (p <= this.#lastDirtied) this.#ascending = false;
     else this.#lastDirtied = p;
-    this.#order.push(p);
-    this.#orderAt.push(at);
-    this.#orderFirst.push(first);
+    this.#dirty.push(p, at, first);
     this._markDirty();
   }
 
@@ -539,9 +529,10 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   _flush(): void {
     if (this.#dirtyCount === 0 && this.#length === this.#committedLength) return;
-    const order = this.#order;
-    const orderAt = this.#orderAt;
-    const n = order.length;
+    const dirty = this.#dirty;
+    const order = dirty.pages;
+    const orderAt = dirty.at;
+    const n = dirty.length;
     const pages = Math.ceil(this.#length / this.#perPage);
     if (this.#useTable && pages >= BULK_MIN_PAGES && n * BULK_DENOMINATOR >= pages * BULK_NUMERATOR && (!this.#predictedAll || this.#mostPagesChanged(pages))) {
       // Most pages dirty: rebuilt in bulk. Only whether any page changed matters here, not which (an
@@ -559,7 +550,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     // Pages dirtied in order (a sweep over the whole list) need no sort; otherwise sort positions by page.
     let sorted = true;
     for (let j = 1; j < n && sorted; j++) sorted = order[j - 1]! < order[j]!;
-    const perm = sorted ? null : sortedPositions(order);
+    const perm = sorted ? null : sortedPositions(order, n);
     // Changed pages' indices and slab offsets, in typed scratch arrays (an epoch has 2^15 of them: no array growth).
     if (this.#changedPages.length < n) {
       this.#changedPages = new Float64Array(n);
@@ -571,7 +562,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const words = this.#words;
     const orig = this.#orig;
     const nWords = this.#pageBytes >>> 2;
-    const orderFirst = this.#orderFirst;
+    const orderFirst = dirty.first;
     const lastByte = this.#elem.byteLength - 1;
     for (let j = 0; j < n; j++) {
       const k = perm === null ? j : perm[j]!;
@@ -623,9 +614,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #anyPageChanged(): boolean {
     const words = this.#words;
     const nWords = this.#pageBytes >>> 2;
-    const order = this.#order;
-    const orderAt = this.#orderAt;
-    for (let k = 0; k < order.length; k++) {
+    const { pages: order, at: orderAt, length: n } = this.#dirty;
+    for (let k = 0; k < n; k++) {
       const w0 = orderAt[k]! >>> 2;
       const src = this.#committedSource(order[k]!, orderAt[k]!);
       const s0 = this.#cmpAt;
@@ -671,16 +661,15 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
    * lists, no gather of child hashes from scattered slots.
    */
   #flushBulk(pages: number): void {
-    const order = this.#order;
-    const orderAt = this.#orderAt;
+    const { pages: order, at: orderAt, length: n } = this.#dirty;
     const size = this.#pageBytes;
     // Every page written, in order (an epoch's sweep): page p is at p·size in the slab, which is then
     // passed as plain contiguous bytes, as packedContents passes a list's — the same path through core.
-    const inOrder = order.length === pages && slabInOrder(order, orderAt, size);
+    const inOrder = n === pages && slabInOrder(order, orderAt, n, size);
     let offsets: Int32Array | undefined;
     if (!inOrder) {
       offsets = new Int32Array(pages).fill(-1);
-      for (let k = 0; k < order.length; k++) offsets[order[k]!] = orderAt[k]!;
+      for (let k = 0; k < n; k++) offsets[order[k]!] = orderAt[k]!;
       for (let p = 0; p < pages; p++) {
         if (offsets[p]! >= 0) continue;
         const at = this.#allocPage();
@@ -703,16 +692,18 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /** Drops the pending pages once they are in the tree (a slab grown past SLAB_DONATE_BYTES is given up as a spare for the next view that grows, packedSlabs.ts). */
   #afterFlush(): void {
     const table = this.#dirtyAt1;
-    for (const p of this.#order) if (p < table.length) table[p] = 0;
+    const dirty = this.#dirty;
+    for (let k = 0; k < dirty.length; k++) {
+      const p = dirty.pages[k]!;
+      if (p < table.length) table[p] = 0;
+    }
     this.#dirtyCount = 0;
     this.#predictedAll = false;
     this.#sweptAll = false;
     this.#lastDirtied = -1;
     this.#ascending = true;
     this.#lazyPages = 0;
-    this.#order.length = 0;
-    this.#orderAt.length = 0;
-    this.#orderFirst.length = 0;
+    dirty.clear();
     this.#top = 0;
     if (this.#slab.length >= SLAB_DONATE_BYTES) {
       giveSlab({ slab: this.#slab, orig: this.#orig });

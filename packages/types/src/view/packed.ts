@@ -20,44 +20,9 @@ import { readChunks } from '../tree/nodes.js';
 import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { DirtyOrder } from './packedOrder.js';
+import { BULK_DENOMINATOR, BULK_MIN_PAGES, BULK_NUMERATOR, GROW_SPARE_ANY, GROW_SPARE_MAX, isSweep, LOAD_ALL_DENOMINATOR, LOAD_ALL_MIN_DIRTY, LOAD_ALL_MIN_PAGES, PREDICT_SAMPLE_STRIDE, PREDICT_SAMPLES } from './packedPolicy.js';
 import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
 import { fillTable, type PackedShape, type PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
-
-/**
- * A commit rebuilds the contents from pages (see `#flushBulk`) when at least
- * BULK_NUMERATOR / BULK_DENOMINATOR of its pages were written and it has at
- * least BULK_MIN_PAGES pages; the unchanged rest are copied and rehashed.
- */
-const BULK_MIN_PAGES = 64;
-const BULK_NUMERATOR = 3;
-const BULK_DENOMINATOR = 4;
-
-
-/**
- * A write to a list or vector of LOAD_ALL_MIN_PAGES pages or more that finds
- * at least 1/LOAD_ALL_DENOMINATOR of them dirty loads the rest at once
- * (`#loadAllPages`). A block's 1024 balances dirty 1/32 of 2^15 pages and
- * stay below it; its participation flags reach it after ~550 of 2^15 writes.
- */
-const LOAD_ALL_MIN_PAGES = 256;
-const LOAD_ALL_MIN_DIRTY = 32;
-const LOAD_ALL_DENOMINATOR = 8;
-/**
- * A write that finds the dirty pages to be a sweep — at least SWEEP_MIN_PAGES
- * of them, dirtied in increasing page order from near the start, at least
- * half of the pages up to the one written — loads the rest at once, as the
- * eighth-dirty rule above would much later: an epoch rewriting every
- * balance and inactivity score in index order otherwise loaded its first
- * 4096 pages of each list one by one (~0.5 µs a page against ~0.08 µs a page
- * in the bulk load, measured). A block's 1024 balances at random indices
- * (sorted or not) are never such a run: 1024 of 2^15 pages are too sparse.
- */
-const SWEEP_MIN_PAGES = 64;
-/** A commit after a predicted load of all pages samples every PREDICT_SAMPLE_STRIDE-th page (`#mostPagesChanged`; at least 32 of LOAD_ALL_MIN_PAGES). */
-const PREDICT_SAMPLE_STRIDE = 8;
-
-/** A slab growing to n bytes takes a spare of at most GROW_SPARE_MAX·n (packedSlabs.ts `takeSlab`): the large ones stay for loads of every page. */
-const GROW_SPARE_MAX = 8;
 
 /** The dirty-page table of a view not written yet. */
 const NO_PAGES = new Int32Array(0);
@@ -323,7 +288,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       return;
     }
     const dirty = this.#dirtyCount;
-    const sweep = this.#ascending && dirty >= SWEEP_MIN_PAGES && p > this.#lastDirtied && 2 * dirty >= p;
+    const sweep = isSweep(this.#ascending, dirty, p, this.#lastDirtied);
     if ((dirty >= LOAD_ALL_MIN_DIRTY || (this.#lastBulk && dirty === 0)) && this.#useTable && this.#length === this.#committedLength) {
       const pages = Math.ceil(this.#length / this.#perPage);
       // After a bulk commit (a block's participation flags dirty every page, and the next block's will
@@ -505,7 +470,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #growSlab(size: number): void {
     let bigger: Uint8Array;
     let orig: Int32Array;
-    const spare = size >= SLAB_DONATE_BYTES ? takeSlab(size, size * GROW_SPARE_MAX) : null;
+    const spare = size >= SLAB_DONATE_BYTES ? takeSlab(size, Math.max(size * GROW_SPARE_MAX, GROW_SPARE_ANY)) : null;
     if (spare !== null) {
       // Only [0, top) is live: the spare's stale bytes past it are never read before being written.
       ({ slab: bigger, orig } = spare);
@@ -627,8 +592,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /**
    * Whether about BULK_NUMERATOR / BULK_DENOMINATOR of the `pages` pages
    * (all dirty, page p at p·pageBytes: `#loadAllPages`) or more differ from
-   * their committed bytes, judged from every PREDICT_SAMPLE_STRIDE-th page,
-   * each compared up to its first difference. Only the speed of the commit
+   * their committed bytes, judged from PREDICT_SAMPLES pages spread evenly
+   * (packedPolicy.ts), each compared up to its first difference. Only the speed of the commit
    * depends on the answer (both paths give the same root; `#anyPageChanged`
    * still keeps the root of all-unchanged writes): a block's flags differ
    * early in nearly every page, and a light block after a bulk one commits
@@ -640,7 +605,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const nWords = this.#pageBytes >>> 2;
     let sampled = 0;
     let changed = 0;
-    for (let p = 0; p < pages; p += PREDICT_SAMPLE_STRIDE, sampled++) {
+    const stride = Math.max(PREDICT_SAMPLE_STRIDE, Math.floor(pages / PREDICT_SAMPLES));
+    for (let p = 0; p < pages; p += stride, sampled++) {
       const w0 = p * nWords;
       const src = this.#committedSource(p, p * this.#pageBytes);
       const s0 = this.#cmpAt;

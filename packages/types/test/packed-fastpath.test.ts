@@ -97,6 +97,29 @@ describe('packed set: every page loaded at once past an eighth of a large list',
   });
 });
 
+describe('uint64 values out of range', () => {
+  it('are typed errors on dirty and clean pages, residues mod 2^64 included, and write nothing', () => {
+    const L = list(uint64, 2 ** 40);
+    const n = 64 * 32;
+    const model = BigUint64Array.from({ length: n }, (_, i) => BigInt(i) * 3n + 1n);
+    const view = L.toView(model.slice());
+    const committed = view.commit();
+    const root = toHex(committed.root);
+    view.set(5, (model[5] = 2n ** 63n + 9n)); // page 0 dirty; page 1 clean
+    const bad: unknown[] = [-1n, 2n ** 64n, 2n ** 64n + 5n, 2n ** 65n + 7n, -(2n ** 64n) + 3n, -(2n ** 64n), 5, '5', null];
+    for (const v of bad)
+      for (const i of [6, 40]) {
+        expectSszError(() => view.set(i, v as bigint), 'INVALID_VALUE', 'List[uint64');
+        expect(view.get(i)).toBe(model[i]);
+      }
+    view.set(40, (model[40] = 2n ** 64n - 1n));
+    expect(toHex(view.hashTreeRoot())).toBe(toHex(L.hashTreeRoot(model)));
+    expect(toHex(committed.root)).toBe(root);
+    committed.dispose();
+    view.dispose();
+  });
+});
+
 describe('a clone inherits the page table of the view it was cloned from', () => {
   it('both versions read and write their own pages (the table copied, checked against the root)', () => {
     const State = container({ balances: list(uint64, 2 ** 40), flags: list(uint8, 2 ** 40), slot: uint64 }, 'State');

@@ -19,30 +19,10 @@ import { indexOutside, SszError } from '../errors.js';
 import { readChunks } from '../tree/nodes.js';
 import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
+import { DirtyOrder } from './packedOrder.js';
+import { BULK_DENOMINATOR, BULK_MIN_PAGES, BULK_NUMERATOR, GROW_SPARE_ANY, GROW_SPARE_MAX, isSweep, LOAD_ALL_DENOMINATOR, LOAD_ALL_MIN_DIRTY, LOAD_ALL_MIN_PAGES, PREDICT_SAMPLE_STRIDE, PREDICT_SAMPLES } from './packedPolicy.js';
 import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
 import { fillTable, type PackedShape, type PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
-
-/**
- * A commit rebuilds the contents from pages (see `#flushBulk`) when at least
- * BULK_NUMERATOR / BULK_DENOMINATOR of its pages were written and it has at
- * least BULK_MIN_PAGES pages; the unchanged rest are copied and rehashed.
- */
-const BULK_MIN_PAGES = 64;
-const BULK_NUMERATOR = 3;
-const BULK_DENOMINATOR = 4;
-
-
-/**
- * A write to a list or vector of LOAD_ALL_MIN_PAGES pages or more that finds
- * at least 1/LOAD_ALL_DENOMINATOR of them dirty loads the rest at once
- * (`#loadAllPages`). A block's 1024 balances dirty 1/32 of 2^15 pages and
- * stay below it; its participation flags reach it after ~550 of 2^15 writes.
- */
-const LOAD_ALL_MIN_PAGES = 256;
-const LOAD_ALL_MIN_DIRTY = 32;
-const LOAD_ALL_DENOMINATOR = 8;
-/** A commit after a predicted load of all pages samples every PREDICT_SAMPLE_STRIDE-th page (`#mostPagesChanged`; at least 32 of LOAD_ALL_MIN_PAGES). */
-const PREDICT_SAMPLE_STRIDE = 8;
 
 /** The dirty-page table of a view not written yet. */
 const NO_PAGES = new Int32Array(0);
@@ -73,11 +53,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   readonly #pageShift: number;
   readonly #elemShift: number;
   readonly #pageMask: number;
-  /** The dirty pages in the order they were first written, and their slab offsets (commit reads these, not the map). */
-  readonly #order: number[] = [];
-  readonly #orderAt: number[] = [];
-  /** Slab byte offset of each dirty page's first write: commit looks there first for a changed byte. */
-  readonly #orderFirst: number[] = [];
+  /** The dirty pages in the order they were first written, their slab offsets and those of their first writes (commit reads these, not the table). */
+  readonly #dirty = new DirtyOrder();
   /**
    * Working copies of the dirty pages, back to back; `#orig` holds each one's committed bytes at the same
    * offset, except pages below `#lazyPages` (see `#loadAllPages`), whose committed bytes are read from
@@ -111,6 +88,11 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #lastBulk = false;
   /** All pages were loaded at the first write because of `#lastBulk`, not because many were dirty: the commit counts the changed ones. */
   #predictedAll = false;
+  /** The pages loaded at once (if they were) because the writes swept in page order: a bulk commit then does not predict the next version's writes (`#lastBulk` stays false). */
+  #sweptAll = false;
+  /** The highest page dirtied so far (-1: none), and whether every page was dirtied above the ones before it (`SWEEP_MIN_PAGES`). */
+  #lastDirtied = -1;
+  #ascending = true;
   readonly #useTable: boolean;
   readonly #created: NodeId[] = [];
   /** Scratch of `_flush`: the changed pages (doubles: page indices may pass 2^31) and their slab offsets. */
@@ -305,13 +287,18 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       if (this.#elem._put(this.#slab, this.#words, at + o, value) < 0) this.#encode(value); // throws the typed error
       return;
     }
-    if ((this.#dirtyCount >= LOAD_ALL_MIN_DIRTY || (this.#lastBulk && this.#dirtyCount === 0)) && this.#useTable && this.#length === this.#committedLength) {
+    const dirty = this.#dirtyCount;
+    const sweep = isSweep(this.#ascending, dirty, p, this.#lastDirtied);
+    if ((dirty >= LOAD_ALL_MIN_DIRTY || (this.#lastBulk && dirty === 0)) && this.#useTable && this.#length === this.#committedLength) {
       const pages = Math.ceil(this.#length / this.#perPage);
       // After a bulk commit (a block's participation flags dirty every page, and the next block's will
       // too) all pages are loaded at the first write, not one by one until an eighth are dirty.
-      const predicted = this.#dirtyCount === 0;
-      if (pages >= LOAD_ALL_MIN_PAGES && (predicted || this.#dirtyCount * LOAD_ALL_DENOMINATOR >= pages)) {
-        this.#predictedAll = predicted;
+      const predicted = dirty === 0;
+      if (pages >= LOAD_ALL_MIN_PAGES && (predicted || sweep || dirty * LOAD_ALL_DENOMINATOR >= pages)) {
+        // A sweep may stop early (the first pages rewritten, the rest left): its commit, like a
+        // predicted one's, samples how many pages changed before rebuilding them all.
+        this.#predictedAll = predicted || sweep;
+        this.#sweptAll = sweep && !predicted;
         this.#loadAllPages(pages);
         if (this.#elem._put(this.#slab, this.#words, p * this.#pageBytes + o, value) < 0) this.#encode(value);
         return;
@@ -383,9 +370,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const size = this.#pageBytes;
     const total = pages * size;
     const old: Slab = { slab: this.#slab, orig: this.#orig };
-    const order = this.#order;
-    const orderAt = this.#orderAt;
-    const orderFirst = this.#orderFirst;
+    const dirty = this.#dirty;
     const spare = takeSlab(total);
     const slab = spare?.slab ?? new Uint8Array(total);
     const orig = spare?.orig ?? new Int32Array(total >>> 2);
@@ -408,20 +393,16 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#lazyPages = lazy ? pages : 0;
     const firsts = new Int32Array(pages);
     for (let p = 0; p < pages; p++) firsts[p] = p * size;
-    for (let k = 0; k < order.length; k++) {
-      const p = order[k]!;
-      slab.set(old.slab.subarray(orderAt[k]!, orderAt[k]! + size), p * size);
-      firsts[p] = p * size + (orderFirst[k]! - orderAt[k]!);
+    for (let k = 0; k < dirty.length; k++) {
+      const p = dirty.pages[k]!;
+      const at = dirty.at[k]!;
+      slab.set(old.slab.subarray(at, at + size), p * size);
+      firsts[p] = p * size + (dirty.first[k]! - at);
     }
-    order.length = orderAt.length = orderFirst.length = 0;
+    dirty.fillInOrder(pages, size, firsts);
     let table = this.#dirtyAt1;
     if (table.length < pages) this.#dirtyAt1 = table = new Int32Array(pages);
-    for (let p = 0; p < pages; p++) {
-      order.push(p);
-      orderAt.push(p * size);
-      orderFirst.push(firsts[p]!);
-      table[p] = p * size + 1;
-    }
+    for (let p = 0; p < pages; p++) table[p] = p * size + 1;
     this.#dirtyCount = pages;
     this.#slab = slab;
     this.#dv = new DataView(slab.buffer, slab.byteOffset, slab.byteLength);
@@ -435,15 +416,30 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   /** Copies committed pages [0, pages) into `slab` by their ids in the page table; false (nothing copied) when the table lacks one or a page is not a wide leaf. */
   #copyTablePages(slab: Uint8Array, pages: number): boolean {
+    let ids = this.#tableIds(pages);
+    if (ids === null && pages >= TABLE_FILL_MIN_PAGES) {
+      // A view made for a field its parent never read (an epoch's inactivity scores) has no table:
+      // one walk fills it (~1.3 ms for 2^15 pages), cheaper than the bulk walk-and-copy of the level
+      // and the copy of its committed twin it replaces (~2.5 ms more, measured), and later reads use it.
+      this.#tableWalks = 0;
+      fillTable(this._tree, this.#pageLevel, this.#table(pages - 1), pages);
+      ids = this.#tableIds(pages);
+    }
+    if (ids === null) return false;
+    return this._tree.store.widesInto(ids, pages, this.#shape.pageDepth, slab, 0);
+  }
+
+  /** The ids of committed pages [0, pages) from the page table, or null when it lacks one. */
+  #tableIds(pages: number): Int32Array | null {
     const table = this.#pageIds;
-    if (table === null || table.length < pages) return false;
+    if (table === null || table.length < pages) return null;
     const ids = new Int32Array(pages);
     for (let p = 0; p < pages; p++) {
       const id = table[p]! - 1;
-      if (id < 0) return false;
+      if (id < 0) return null;
       ids[p] = id;
     }
-    return this._tree.store.widesInto(ids, pages, this.#shape.pageDepth, slab, 0);
+    return ids;
   }
 
   /** Records page p as dirty, its copy at slab offset `at`, its first write at `first`. */
@@ -457,9 +453,9 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     }
     table[p] = at + 1;
     this.#dirtyCount++;
-    this.#order.push(p);
-    this.#orderAt.push(at);
-    this.#orderFirst.push(first);
+    if (p <= this.#lastDirtied) this.#ascending = false;
+    else this.#lastDirtied = p;
+    this.#dirty.push(p, at, first);
     this._markDirty();
   }
 
@@ -474,7 +470,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #growSlab(size: number): void {
     let bigger: Uint8Array;
     let orig: Int32Array;
-    const spare = size >= SLAB_DONATE_BYTES ? takeSlab(size) : null;
+    const spare = size >= SLAB_DONATE_BYTES ? takeSlab(size, Math.max(size * GROW_SPARE_MAX, GROW_SPARE_ANY)) : null;
     if (spare !== null) {
       // Only [0, top) is live: the spare's stale bytes past it are never read before being written.
       ({ slab: bigger, orig } = spare);
@@ -498,16 +494,20 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   _flush(): void {
     if (this.#dirtyCount === 0 && this.#length === this.#committedLength) return;
-    const order = this.#order;
-    const orderAt = this.#orderAt;
-    const n = order.length;
+    const dirty = this.#dirty;
+    const order = dirty.pages;
+    const orderAt = dirty.at;
+    const n = dirty.length;
     const pages = Math.ceil(this.#length / this.#perPage);
     if (this.#useTable && pages >= BULK_MIN_PAGES && n * BULK_DENOMINATOR >= pages * BULK_NUMERATOR && (!this.#predictedAll || this.#mostPagesChanged(pages))) {
       // Most pages dirty: rebuilt in bulk. Only whether any page changed matters here, not which (an
       // epoch's first page already differs): comparing each of 2^15 pages with its committed copy took
       // ~2 ms of cache misses per epoch (measured). Writes that all came back change nothing.
       if (this.#length !== this.#committedLength || this.#anyPageChanged()) this.#flushBulk(pages);
-      this.#lastBulk = true;
+      // An in-order sweep (an epoch's balances) says nothing of the next version's writes (a block's
+      // 1024 balances): loading all its pages at its first write, then comparing every page at its
+      // commit, cost the first block after an epoch ~8 ms (measured, scratch loop of profile-realistic's state).
+      this.#lastBulk = !this.#sweptAll;
       this.#afterFlush();
       return;
     }
@@ -515,7 +515,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     // Pages dirtied in order (a sweep over the whole list) need no sort; otherwise sort positions by page.
     let sorted = true;
     for (let j = 1; j < n && sorted; j++) sorted = order[j - 1]! < order[j]!;
-    const perm = sorted ? null : sortedPositions(order);
+    const perm = sorted ? null : sortedPositions(order, n);
     // Changed pages' indices and slab offsets, in typed scratch arrays (an epoch has 2^15 of them: no array growth).
     if (this.#changedPages.length < n) {
       this.#changedPages = new Float64Array(n);
@@ -527,7 +527,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const words = this.#words;
     const orig = this.#orig;
     const nWords = this.#pageBytes >>> 2;
-    const orderFirst = this.#orderFirst;
+    const orderFirst = dirty.first;
     const lastByte = this.#elem.byteLength - 1;
     for (let j = 0; j < n; j++) {
       const k = perm === null ? j : perm[j]!;
@@ -579,9 +579,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #anyPageChanged(): boolean {
     const words = this.#words;
     const nWords = this.#pageBytes >>> 2;
-    const order = this.#order;
-    const orderAt = this.#orderAt;
-    for (let k = 0; k < order.length; k++) {
+    const { pages: order, at: orderAt, length: n } = this.#dirty;
+    for (let k = 0; k < n; k++) {
       const w0 = orderAt[k]! >>> 2;
       const src = this.#committedSource(order[k]!, orderAt[k]!);
       const s0 = this.#cmpAt;
@@ -593,8 +592,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /**
    * Whether about BULK_NUMERATOR / BULK_DENOMINATOR of the `pages` pages
    * (all dirty, page p at p·pageBytes: `#loadAllPages`) or more differ from
-   * their committed bytes, judged from every PREDICT_SAMPLE_STRIDE-th page,
-   * each compared up to its first difference. Only the speed of the commit
+   * their committed bytes, judged from PREDICT_SAMPLES pages spread evenly
+   * (packedPolicy.ts), each compared up to its first difference. Only the speed of the commit
    * depends on the answer (both paths give the same root; `#anyPageChanged`
    * still keeps the root of all-unchanged writes): a block's flags differ
    * early in nearly every page, and a light block after a bulk one commits
@@ -606,7 +605,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const nWords = this.#pageBytes >>> 2;
     let sampled = 0;
     let changed = 0;
-    for (let p = 0; p < pages; p += PREDICT_SAMPLE_STRIDE, sampled++) {
+    const stride = Math.max(PREDICT_SAMPLE_STRIDE, Math.floor(pages / PREDICT_SAMPLES));
+    for (let p = 0; p < pages; p += stride, sampled++) {
       const w0 = p * nWords;
       const src = this.#committedSource(p, p * this.#pageBytes);
       const s0 = this.#cmpAt;
@@ -627,16 +627,15 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
    * lists, no gather of child hashes from scattered slots.
    */
   #flushBulk(pages: number): void {
-    const order = this.#order;
-    const orderAt = this.#orderAt;
+    const { pages: order, at: orderAt, length: n } = this.#dirty;
     const size = this.#pageBytes;
     // Every page written, in order (an epoch's sweep): page p is at p·size in the slab, which is then
     // passed as plain contiguous bytes, as packedContents passes a list's — the same path through core.
-    const inOrder = order.length === pages && slabInOrder(order, orderAt, size);
+    const inOrder = n === pages && slabInOrder(order, orderAt, n, size);
     let offsets: Int32Array | undefined;
     if (!inOrder) {
       offsets = new Int32Array(pages).fill(-1);
-      for (let k = 0; k < order.length; k++) offsets[order[k]!] = orderAt[k]!;
+      for (let k = 0; k < n; k++) offsets[order[k]!] = orderAt[k]!;
       for (let p = 0; p < pages; p++) {
         if (offsets[p]! >= 0) continue;
         const at = this.#allocPage();
@@ -659,13 +658,18 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /** Drops the pending pages once they are in the tree (a slab grown past SLAB_DONATE_BYTES is given up as a spare for the next view that grows, packedSlabs.ts). */
   #afterFlush(): void {
     const table = this.#dirtyAt1;
-    for (const p of this.#order) if (p < table.length) table[p] = 0;
+    const dirty = this.#dirty;
+    for (let k = 0; k < dirty.length; k++) {
+      const p = dirty.pages[k]!;
+      if (p < table.length) table[p] = 0;
+    }
     this.#dirtyCount = 0;
     this.#predictedAll = false;
+    this.#sweptAll = false;
+    this.#lastDirtied = -1;
+    this.#ascending = true;
     this.#lazyPages = 0;
-    this.#order.length = 0;
-    this.#orderAt.length = 0;
-    this.#orderFirst.length = 0;
+    dirty.clear();
     this.#top = 0;
     if (this.#slab.length >= SLAB_DONATE_BYTES) {
       giveSlab({ slab: this.#slab, orig: this.#orig });

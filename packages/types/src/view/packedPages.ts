@@ -83,8 +83,7 @@ const counts = new Int32Array(257);
  * replaced (~0.1 ms a block, profile-views). Indices of 2^31 and more
  * (lists past 2^36 elements) fall back to a comparator sort.
  */
-export function sortedPositions(order: readonly number[]): Int32Array {
-  const n = order.length;
+export function sortedPositions(order: ArrayLike<number>, n = order.length): Int32Array {
   let src = new Int32Array(n);
   for (let j = 0; j < n; j++) src[j] = j;
   let max = 0;
@@ -111,8 +110,8 @@ export function sortedPositions(order: readonly number[]): Int32Array {
  * yet (it did, in the first epochs after a state build), loops of 2^15
  * pages kept inline ran on in the interpreter.
  */
-export function slabInOrder(order: readonly number[], orderAt: readonly number[], size: number): boolean {
-  for (let k = 0; k < order.length; k++) if (order[k] !== k || orderAt[k] !== k * size) return false;
+export function slabInOrder(order: ArrayLike<number>, orderAt: ArrayLike<number>, n: number, size: number): boolean {
+  for (let k = 0; k < n; k++) if (order[k] !== k || orderAt[k] !== k * size) return false;
   return true;
 }
 

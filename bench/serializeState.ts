@@ -21,11 +21,12 @@
  *
  * Bytes and values are checked equal before timing. Each sample records wall
  * time, the process's CPU time (all threads; steadier on a shared machine) and
- * the time of the major (mark-compact) collections that ran inside it, from
- * `perf_hooks` gc entries: a fresh output (or input copy) of this size is
- * external memory enough to start one, which marks the whole heap — what
- * `value` pays and `value into` does not (see docs/TYPES.md "Where the time
- * goes").
+ * the main-thread pauses of major (mark-compact) collections that ran inside
+ * it, from `perf_hooks` gc entries. A fresh output (or input copy) of this
+ * size is external memory enough to start a major collection (docs/TYPES.md
+ * "Where the time goes"); its concurrent marking runs on helper threads, so
+ * it shows in the CPU time, and its final pause can land after the sample:
+ * the column shows only the pauses inside it.
  *
  * Usage: node --max-old-space-size=6144 --expose-gc --conditions=source --import tsx \
  *          bench/serializeState.ts [--validators 1048576] [--rounds 3]

@@ -5,11 +5,16 @@
  *   List[Validator, 2^40] of 2^18 validators (our consensus phase0 schema),
  *   the view built from bytes:
  *     tree      view.serialize()  — straight from the tree (this module)
+ *     tree into view.serializeInto(buffer, 0), one buffer reused across samples
  *     old       T.serialize(view.toValue()) — what view.serialize() did before
  *     value     T.serialize(value) — the plain value, for scale
+ *     value into    T.serializeInto(value, buffer, 0), one buffer reused
+ *               across samples: `value` without a fresh output
  *     peer      @chainsafe/ssz ViewDU serialize() of the same list
  *     peer value    @chainsafe/ssz serialize() of the same list as a value
  *     decode    T.deserialize(bytes) — bytes to a plain value
+ *     decode nocopy T.deserialize(bytes, { copy: false }) — without the
+ *               private copy of the input
  *     peer decode   @chainsafe/ssz deserialize() of the same bytes
  *     toValue   view.toValue()  (now: bytes out of the tree, then one decode)
  *     fromTree  T.fromTree(tree) — what view.toValue() did before (builds
@@ -27,6 +32,9 @@
  * time spent descheduled is not in it.
  *
  * Usage: npm run bench:serialize -- [--rounds 7] [--warmup 2]
+ * The decode rows are bound by young-generation collections (docs/TYPES.md
+ * "Where the time goes"); `NODE_OPTIONS=--max-semi-space-size=64` shows them
+ * with a larger young generation.
  */
 import { setHasher } from '@chainsafe/persistent-merkle-tree';
 import { hasher as hashtreeHasher } from '@chainsafe/persistent-merkle-tree/hasher/hashtree';
@@ -107,13 +115,17 @@ const peerView = csValidators.deserializeToViewDU(vBytes);
 peerView.hashTreeRoot();
 const peerValues = csValidators.deserialize(vBytes);
 
+const reused = new Uint8Array(vBytes.length);
 const rows: Record<string, () => Uint8Array | unknown> = {
   'validators: tree (view.serialize)': () => view.serialize(),
+  'validators: tree into (reused buffer)': () => view.serializeInto(reused, 0),
   'validators: old (serialize(fromTree))': () => Validators.serialize(Validators.fromTree(view.commit())),
   'validators: value (T.serialize)': () => Validators.serialize(validators),
+  'validators: value into (reused buffer)': () => Validators.serializeInto(validators, reused, 0),
   'validators: peer ViewDU.serialize': () => peerView.serialize(),
   'validators: peer value serialize': () => csValidators.serialize(peerValues),
   'validators: value deserialize': () => Validators.deserialize(vBytes),
+  'validators: value deserialize nocopy': () => Validators.deserialize(vBytes, { copy: false }),
   'validators: peer value deserialize': () => csValidators.deserialize(vBytes),
   'validators: toValue (via bytes)': () => view.toValue(),
   'validators: fromTree': () => Validators.fromTree(view.commit()),
@@ -131,6 +143,9 @@ for (const name of ['validators: tree (view.serialize)', 'validators: old (seria
 if (!Validators.equals(rows['validators: fromTree']!() as V[], validators)) throw new Error('fromTree disagrees');
 if (!Validators.equals(view.toValue(), validators)) throw new Error('toValue disagrees');
 if (!Validators.equals(Validators.deserialize(vBytes), validators)) throw new Error('deserialize disagrees');
+if (!Validators.equals(Validators.deserialize(vBytes, { copy: false }), validators)) throw new Error('deserialize without copy disagrees');
+if (Validators.serializeInto(validators, reused, 0) !== vBytes.length || toHex(reused) !== want) throw new Error('serializeInto disagrees');
+if (view.serializeInto(reused, 0) !== vBytes.length || toHex(reused) !== want) throw new Error('view serializeInto disagrees');
 if (!Balances.equals(bView.toValue(), balances)) throw new Error('balances toValue disagrees');
 if (toHex(bView.serialize()) !== toHex(bBytes)) throw new Error('balances disagree');
 
@@ -159,7 +174,7 @@ for (const name of names) {
   const size = name.startsWith('validators') ? vBytes.length : bBytes.length;
   const sc = summarize(cpu[name]!);
   console.log(
-    `${name.padEnd(40)} median ${fmt(s.median)} ms  (${fmt(s.min)}–${fmt(s.max)})  ${fmt(size / s.median / 1e3, 0)} MB/s   cpu ${fmt(sc.median)} ms (${fmt(sc.min)}–${fmt(sc.max)})`,
+    `${name.padEnd(42)} median ${fmt(s.median)} ms  (${fmt(s.min)}–${fmt(s.max)})  ${fmt(size / s.median / 1e3, 0)} MB/s   cpu ${fmt(sc.median)} ms (${fmt(sc.min)}–${fmt(sc.max)})`,
   );
 }
 const ratio = (a: string, b: string): string => {
@@ -172,6 +187,8 @@ console.log(`tree / value:             ${ratio('validators: tree (view.serialize
 console.log(`peer / tree:              ${ratio('validators: peer ViewDU.serialize', 'validators: tree (view.serialize)')}`);
 console.log(`peer value / value serialize: ${ratio('validators: peer value serialize', 'validators: value (T.serialize)')}`);
 console.log(`peer / ours value deserialize: ${ratio('validators: peer value deserialize', 'validators: value deserialize')}`);
+console.log(`value / value into:       ${ratio('validators: value (T.serialize)', 'validators: value into (reused buffer)')}`);
+console.log(`decode / decode nocopy:   ${ratio('validators: value deserialize', 'validators: value deserialize nocopy')}`);
 console.log(`fromTree / toValue:       ${ratio('validators: fromTree', 'validators: toValue (via bytes)')}`);
 console.log(`balances fromTree / toValue: ${ratio('balances: fromTree', 'balances: toValue (via bytes)')}`);
 console.log(`balances tree / value:    ${ratio('balances: tree (view.serialize)', 'balances: value (T.serialize)')}`);

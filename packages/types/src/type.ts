@@ -40,7 +40,7 @@ import { sameShape } from './shape.js';
 import { sharedMemory, treeMemory, type MemoryReport, type SharedReport } from './tree/memory.js';
 import { treeError } from './tree/nodes.js';
 import { createProof, gindexOfPath, type Path, type PathSegment, type PathStep, type ViewProof } from './tree/proofs.js';
-import { serializeNode, valueOfNode } from './tree/write.js';
+import { serializeNode, serializeNodeInto, valueOfNode } from './tree/write.js';
 
 export { withByteBound, type ByteReader, type DeserializeOptions, type Type, type ValueOf } from './codec.js';
 
@@ -201,6 +201,22 @@ export abstract class SszType<V> extends SszCodec<V> implements Type<V> {
     }
     return serializeNode(this as SszType<unknown>, store, tree);
   }
+
+  /**
+   * `serializeTree` into `buffer` at `offset`, for a buffer reused across
+   * calls (see `serializeInto`); returns the end offset. Only the
+   * serialization's range is written.
+   */
+  serializeTreeInto(tree: Tree | NodeId, buffer: Uint8Array, offset: number, store: NodeStore = defaultStore): number {
+    if (tree instanceof Tree) return serializeNodeInto(this as SszType<unknown>, tree.store, tree.rootNode, buffer, offset);
+    try {
+      if (typeof tree !== 'number') throw new SszError('INVALID_VALUE', 'serializeTreeInto expects a Tree or a node id');
+      store.check(tree);
+    } catch (e) {
+      throw withPath(treeError(e), this.typeName);
+    }
+    return serializeNodeInto(this as SszType<unknown>, store, tree, buffer, offset);
+  }
 }
 
 /** Any schema, for constraints; its value type is recovered with `ValueOf`. */
@@ -332,6 +348,12 @@ export abstract class TreeView<V> {
     this._commitNow();
     // Copied straight out of the tree: chunk bytes, wide-leaf pages, record rows; no value is built.
     return serializeNode(this.type as SszType<unknown>, this.store, this._tree.rootNode);
+  }
+
+  /** `serialize()` into `buffer` at `offset` (commits first); returns the end offset. For a buffer reused across calls. */
+  serializeInto(buffer: Uint8Array, offset: number): number {
+    this._commitNow();
+    return serializeNodeInto(this.type as SszType<unknown>, this.store, this._tree.rootNode, buffer, offset);
   }
 
   /** An independent view on the same version: O(1) once pending writes are committed. */

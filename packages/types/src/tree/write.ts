@@ -2,9 +2,10 @@
  * Tree → bytes: helpers the schemas' `_treeSize` / `_writeTree` share, and
  * the entry point that serializes a subtree without building its value.
  *
- * Invariants: the output buffer is freshly zeroed and every schema writes
- * its bytes in order, exactly `_treeSize` of them, so zero subtrees are
- * written by writing nothing. Everything a decoder would reject (non-zero
+ * Invariants: the output range is zeroed before any schema writes to it (a
+ * fresh buffer, or the caller's range cleared by `serializeNodeInto`) and
+ * every schema writes its bytes in order, exactly `_treeSize` of them, so
+ * zero subtrees are written by writing nothing. Everything a decoder would reject (non-zero
  * chunk padding, a boolean byte above 1, set bits above a bitvector's
  * length, a length past the limit, a tree of the wrong shape) is rejected
  * here as an `SszError` (`BAD_TREE` for shape), never written out.
@@ -22,6 +23,31 @@ export function serializeNode(type: SszCodec<unknown>, store: NodeStore, node: N
     const end = type._writeTree(store, node, out, new DataView(out.buffer, out.byteOffset, out.byteLength), 0);
     if (end !== out.length) throw new SszError('BAD_TREE', `wrote ${end} bytes of ${out.length}`);
     return out;
+  } catch (e) {
+    throw withPath(treeError(e), type.typeName);
+  }
+}
+
+/**
+ * `serializeNode` into the caller's `out` at `offset`; returns the end
+ * offset. The range is cleared first, then written. For a buffer reused
+ * across calls: a fresh output the size of a whole state costs first-touch
+ * page faults and, as external memory, starts a major collection
+ * (docs/TYPES.md "Where the time goes"). Bytes outside the range are never
+ * touched; after an error the range's contents are unspecified.
+ */
+export function serializeNodeInto(type: SszCodec<unknown>, store: NodeStore, node: NodeId, out: Uint8Array, offset: number): number {
+  try {
+    if (!(out instanceof Uint8Array)) throw new SszError('INVALID_VALUE', 'serializeInto expects a Uint8Array');
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset > out.length) {
+      throw new SszError('BUFFER_TOO_SMALL', `offset ${offset} is outside the buffer of ${out.length} bytes`, offset);
+    }
+    const size = type._treeSize(store, node);
+    if (offset + size > out.length) throw new SszError('BUFFER_TOO_SMALL', `${size} bytes do not fit at offset ${offset} of ${out.length}`, offset);
+    out.fill(0, offset, offset + size);
+    const end = type._writeTree(store, node, out, new DataView(out.buffer, out.byteOffset, out.byteLength), offset);
+    if (end !== offset + size) throw new SszError('BAD_TREE', `wrote ${end - offset} bytes of ${size}`);
+    return end;
   } catch (e) {
     throw withPath(treeError(e), type.typeName);
   }

@@ -184,44 +184,6 @@ describe('Pool free stack after bulk runs', () => {
   });
 });
 
-describe('Pool free stack compaction', () => {
-  it('rebuilds the stack from the pages when that is cheaper: every recyclable slot listed once, handed out lowest first, never a live one', () => {
-    // 64 pages of 256 slots, the last slot of each kept live, the rest freed in a scattered order.
-    const pool = new Pool({ kind: 1, pageShift: 8, links: true });
-    const pages = 64;
-    for (let i = 0; i < pages * 256; i++) pool.setState(pool.alloc(), 0);
-    const live = new Set<number>();
-    for (let p = 0; p < pages; p++) live.add(256 * p + 255);
-    const order = Array.from({ length: pages * 256 }, (_, i) => (i * 4099) % (pages * 256)).filter((s) => !live.has(s));
-    for (const s of order) freeSlot(pool, s);
-    // Stretches of 254 taken from every page (slot 254 stays free): their 16 256 entries go stale, no page is empty.
-    const taken = slotsOf(pool.allocRuns(pages * 254));
-    for (const s of taken) {
-      pool.setState(s, 0);
-      live.add(s);
-    }
-    expect(pool.recyclable).toBe(pages);
-    expect(pool.free.length).toBe(pages * 255);
-    // The next recycled slot finds the stack stale past its bound: compacted, from the pages (two slots to read a page).
-    live.delete(3);
-    freeSlot(pool, 3);
-    expect(pool.recyclable).toBe(pages + 1);
-    expect(pool.free.length).toBe(pages + 1);
-    const handed: number[] = [];
-    for (let i = 0; i < pages + 1; i++) {
-      const s = pool.alloc();
-      expect(live.has(s)).toBe(false);
-      expect(pool.state(s)).toBe(FLAG_FREE);
-      live.add(s);
-      pool.setState(s, 0);
-      handed.push(s);
-    }
-    expect(handed).toEqual([3, ...Array.from({ length: pages }, (_, p) => 256 * p + 254)]);
-    // The recyclable slots are used up before any fresh slot.
-    expect(pool.alloc()).toBe(pages * 256);
-  });
-});
-
 describe('Pool runs and single slots, random sequences', () => {
   it('never hands out a live slot or one outside its run rules; the counts match the slots', () => {
     fc.assert(

@@ -21,8 +21,7 @@
  * listed nowhere else). Recyclable slots sit on a LIFO stack that may hold
  * stale entries (a slot handed out by `allocRuns` or listed twice); `alloc`
  * validates every popped entry, so a slot is never handed out twice, and the
- * stack is compacted when stale entries pile up (entry by entry, or rebuilt
- * from the pages' rows when fewer rows than entries are to be read). Per-page counts of
+ * stack is compacted when stale entries pile up. Per-page counts of
  * recyclable slots let `allocRuns` find whole free pages, and long free
  * stretches of half-free pages, for bulk builds.
  *
@@ -48,14 +47,6 @@ export const FLAG_LISTED = FLAG_NURSERY | FLAG_PENDING | FLAG_DEFERRED;
 const MIN_RUN = 64;
 /** Scratch mark used while compacting the free stack. */
 const FLAG_SEEN = 8;
-/**
- * The free stack is rebuilt from the pages (`relistByPages`) when that reads
- * fewer than this many slots per stack entry: a page's meta rows read in
- * order cost a small fraction of one entry's row read at random (a cache
- * miss each, on a large pool). A progressive epoch's compaction of ~65 000
- * branch entries took 6–7 ms by entries (profile-progressive, 2^20 validators).
- */
-const PAGE_SCAN_ADVANTAGE = 8;
 
 export interface PoolOptions {
   readonly kind: number;
@@ -361,10 +352,6 @@ export class Pool {
    */
   private compactFree(): void {
     this.dropTakenPages();
-    if (this.scanCost() < PAGE_SCAN_ADVANTAGE * this.free.length) {
-      this.relistByPages();
-      return;
-    }
     const items = this.free.items;
     let k = 0;
     for (let i = 0; i < this.free.length; i++) {
@@ -377,36 +364,6 @@ export class Pool {
     for (let i = 0; i < k; i++) this.setState(items[i]!, FLAG_FREE);
     this.free.length = k;
     this.free.shrink();
-  }
-
-  /** Slots a rebuild of the free stack by pages would read: each page with a recyclable slot, from its first one on. */
-  private scanCost(): number {
-    let slots = 0;
-    for (let p = 0; p < this.freeInPage.length; p++) {
-      if (this.freeInPage[p]! > 0) slots += Math.min(this.pageSize, this.top - (p << this.shift)) - this.scanFrom[p]!;
-    }
-    return slots;
-  }
-
-  /**
-   * Rebuilds the free stack from the pages: every recyclable slot of every
-   * page that has one, listed once, pages read row after row from their
-   * first recyclable slot. Pushed from the highest slot down, so `alloc`
-   * pops them lowest first (siblings allocated in turn sit side by side).
-   */
-  private relistByPages(): void {
-    const free = this.free;
-    free.length = 0;
-    const stride = this.stride;
-    const stAt = this.stAt;
-    for (let p = this.freeInPage.length - 1; p >= 0; p--) {
-      if (this.freeInPage[p]! === 0) continue;
-      const m = this.meta[p]!;
-      const base = p << this.shift;
-      const from = this.scanFrom[p]!;
-      for (let off = Math.min(this.pageSize, this.top - base) - 1; off >= from; off--) if (m[off * stride + stAt] === FLAG_FREE) free.push(base + off);
-    }
-    free.shrink();
   }
 
   /**

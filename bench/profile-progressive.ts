@@ -11,13 +11,17 @@
  * time does not).
  *
  *   node --conditions=source --expose-gc --import tsx bench/profile-progressive.ts \
- *     [--blocks 100] [--epochs 4] [--shape both|progressive|binary] [--idle MS] [--profile out.cpuprofile]
+ *     [--blocks 100] [--epochs 4] [--shape both|progressive|binary] [--idle MS] [--thrash MIB] [--profile out.cpuprofile]
  *
  * `--idle MS` waits that long between blocks, as bench/progressive.ts's row
  * processes do while the other library's process runs its block: the caches
  * then go cold between blocks (on a shared 2-core Xeon, 20 ms of idle added
  * 0.4–0.6 ms of CPU to a block's commit + root, more to the progressive
- * state's than to the binary one's). The commit's part hashed at the root
+ * state's than to the binary one's). `--thrash MIB` instead reads and
+ * writes that many MiB of a buffer of its own before each block's writes
+ * (64: twice the L3 of the 2-core AMD EPYC), so every block starts on cold
+ * caches as in bench/progressive.ts, without the idle time's variance on a
+ * shared machine. The commit's part hashed at the root
  * (what the commits left for the store's flush) is printed apart.
  *
  * `--profile` records a CPU profile of the block and epoch loops only (not
@@ -55,6 +59,12 @@ const shape = arg('shape', 'both');
 const blocks = Number(arg('blocks', '100'));
 const epochs = Number(arg('epochs', '4'));
 const idle = Number(arg('idle', '0'));
+const thrashWords = Number(arg('thrash', '0')) * 262144;
+const junk = new Int32Array(thrashWords);
+/** Touches one word per 64-byte line of `junk`, evicting the caches' contents (see `--thrash`). */
+function thrash(): void {
+  for (let i = 0; i < thrashWords; i += 16) junk[i] = (junk[i] as number) + 1;
+}
 const cpu = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -102,6 +112,7 @@ if (session) {
 
 for (let b = 0; b < blocks; b++) {
   for (const s of b % 2 === 0 ? states : [...states].reverse()) {
+    if (thrashWords > 0) thrash();
     const t0 = performance.now();
     writeBlock(s.view, NS, prng(1000 + b));
     const t1 = performance.now();

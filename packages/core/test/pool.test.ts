@@ -14,6 +14,34 @@ function freeSlot(pool: Pool, slot: number): void {
   pool.recycle(slot);
 }
 
+/**
+ * The per-page bounds the scans rely on, against the slots themselves: `scanFrom` at or before the first
+ * recyclable slot, `longFrom` at or before the start of every stretch of 64 (MIN_RUN) or more, and
+ * `longestFree` at least the longest even-aligned stretch.
+ */
+function checkBounds(pool: Pool): void {
+  for (let p = 0; p < pool.freeInPage.length; p++) {
+    const base = p * pool.pageSize;
+    const end = Math.min(pool.pageSize, pool.top - base);
+    let first = -1;
+    let longest = 0;
+    for (let off = 0; off < end; ) {
+      if (pool.state(base + off) !== FLAG_FREE) {
+        off++;
+        continue;
+      }
+      let len = 1;
+      while (off + len < end && pool.state(base + off + len) === FLAG_FREE) len++;
+      if (first < 0) first = off;
+      if (len >= 64) expect(pool.longFrom[p]!).toBeLessThanOrEqual(off);
+      longest = Math.max(longest, len - (off & 1));
+      off += len;
+    }
+    if (first >= 0) expect(pool.scanFrom[p]!).toBeLessThanOrEqual(first);
+    expect(pool.longestFree[p]!).toBeGreaterThanOrEqual(longest);
+  }
+}
+
 function slotsOf(runs: number[]): number[] {
   const out: number[] = [];
   for (let r = 0; r < runs.length; r += 2) for (let i = 0; i < runs[r + 1]!; i++) out.push(runs[r]! + i);
@@ -108,6 +136,27 @@ describe('Pool.allocRuns on fragmented pages', () => {
   });
 });
 
+describe('Pool.allocRuns past a fragmented front', () => {
+  it('large requests start where a long stretch can start; the short stretches they pass stay known to small ones', () => {
+    const pool = new Pool({ kind: 1, pageShift: 8, links: true });
+    for (let i = 0; i < 256; i++) pool.setState(pool.alloc(), 0);
+    // Stretches of three free slots at 0, 8, …, 56 among live ones, and a free tail [64, 256): the page stays half free.
+    const front: number[] = [];
+    for (let s = 0; s < 64; s += 8) front.push(s, s + 1, s + 2);
+    for (const s of [...front, ...Array.from({ length: 192 }, (_, i) => 64 + i)]) freeSlot(pool, s);
+    // The first large request walks the front to the tail and takes its first 64 slots; the tail's rest is where the next starts.
+    expect(pool.allocRuns(64)).toEqual([64, 64]);
+    for (let s = 64; s < 128; s++) pool.setState(s, 0);
+    expect(pool.longFrom[0]).toBe(128);
+    expect(pool.scanFrom[0]).toBe(0);
+    expect(pool.allocRuns(128)).toEqual([128, 128]);
+    for (let s = 128; s < 256; s++) pool.setState(s, 0);
+    // That scan skipped the front: a small request still finds its stretches there, not fresh slots past the top.
+    expect(pool.allocRuns(2)).toEqual([0, 2]);
+    expect(pool.top).toBe(256);
+  });
+});
+
 describe('Pool free stack after bulk runs', () => {
   it('drops the entries of pages a bulk request took whole, keeps every recyclable slot listed, never hands out a live slot', () => {
     // 2^13 slots in 32 pages, freed in a scattered order (as a free cascade leaves them), then a build takes 31 pages whole.
@@ -189,6 +238,7 @@ describe('Pool runs and single slots, random sequences', () => {
             let free = 0;
             for (let s = 0; s < pool.top; s++) if (pool.state(s) === FLAG_FREE) free++;
             expect(pool.recyclable).toBe(free);
+            checkBounds(pool);
           }
         },
       ),

@@ -107,6 +107,18 @@ export class Pool {
    * (recycling a slot lowers the bound to it; taking slots never breaks it).
    */
   readonly scanFrom: number[] = [];
+  /**
+   * Per page, a lower bound on the offset where a stretch of MIN_RUN or more
+   * recyclable slots can start: scans for large requests start there. Short
+   * stretches left early in a page (single slots recycled among live ones)
+   * pin `scanFrom` at the page's start, and each large request walked the
+   * page's live rows one by one to its free tail: a progressive epoch's ~20
+   * requests each read a 32 768-slot page of branches (recycling slot s
+   * lowers the bound to s − MIN_RUN + 1: a stretch reaching s from before
+   * started at most that far back, or was long already and so not before
+   * the bound; taking slots never breaks it).
+   */
+  readonly longFrom: number[] = [];
 
   /** Slots [0, top) have been handed out at least once. */
   top = 0;
@@ -182,6 +194,8 @@ export class Pool {
     this.longestFree[page] = this.pageSize;
     const off = slot & this.mask;
     if (off < this.scanFrom[page]!) this.scanFrom[page] = off;
+    const longAt = off >= MIN_RUN - 1 ? off - (MIN_RUN - 1) : 0;
+    if (longAt < this.longFrom[page]!) this.longFrom[page] = longAt;
     this.recyclable++;
     if (this.free.length > 2 * this.recyclable + 4096) this.compactFree();
   }
@@ -282,16 +296,26 @@ export class Pool {
     let got = 0;
     /** Longest stretch (even-aligned) left behind so far. */
     let longest = 0;
-    let off = this.scanFrom[p]!;
+    // A large request skips the page's front up to where a long stretch can start (`longFrom`): only
+    // stretches shorter than MIN_RUN lie before it, which a large request passes over anyway.
+    const skip = want >= MIN_RUN && this.longFrom[p]! > this.scanFrom[p]!;
+    let off = skip ? this.longFrom[p]! : this.scanFrom[p]!;
     /** Offset of the first recyclable slot this scan leaves (end: none seen yet). */
     let firstLeft = -1;
+    /** Offset of the first stretch of MIN_RUN or more slots this scan leaves (-1: none seen yet). */
+    let firstLong = -1;
     while (off < end && got < want) {
       if (m[off * stride + stAt] !== FLAG_FREE) {
         off += 1;
         continue;
       }
+      // Measured only as far as the request needs: a page's free tail of ~28 000 slots was read whole by
+      // each of an epoch's ~20 requests, most of which take 64 to 4096 slots of it. Past `cap` the
+      // stretch's rest is not known; the scan stops there (the request is met), and the bounds below
+      // only count what was read.
+      const cap = want - got + (off & 1);
       let len = 1;
-      while (off + len < end && m[(off + len) * stride + stAt] === FLAG_FREE) len++;
+      while (len < cap && off + len < end && m[(off + len) * stride + stAt] === FLAG_FREE) len++;
       const start = off + (off & 1);
       const aligned = len - (off & 1);
       let usable = Math.min(aligned, want - got);
@@ -303,15 +327,20 @@ export class Pool {
         // An odd first slot stays free before the run; so does the stretch's tail after it.
         if (firstLeft < 0 && start > off) firstLeft = off;
         if (firstLeft < 0 && start + usable < off + len) firstLeft = start + usable;
+        if (firstLong < 0 && off + len - (start + usable) >= MIN_RUN) firstLong = start + usable;
       } else {
         if (aligned > longest) longest = aligned;
         if (firstLeft < 0) firstLeft = off;
+        if (firstLong < 0 && len >= MIN_RUN) firstLong = off;
       }
       off += len;
     }
-    this.scanFrom[p] = firstLeft >= 0 ? firstLeft : Math.min(off, end);
-    // Scanned to the end: what is left is known (otherwise the old bound still holds: taking only shortens).
-    if (off >= end) this.longestFree[p] = longest;
+    // Past a skipped front the first recyclable slot is not known: the old bound stays.
+    if (!skip) this.scanFrom[p] = firstLeft >= 0 ? firstLeft : Math.min(off, end);
+    this.longFrom[p] = firstLong >= 0 ? firstLong : Math.min(off, end);
+    // Scanned to the end: what is left is known (otherwise the old bound still holds: taking only shortens);
+    // a skipped front holds stretches shorter than MIN_RUN only.
+    if (off >= end) this.longestFree[p] = skip ? Math.max(longest, MIN_RUN - 1) : longest;
     return got;
   }
 
@@ -380,6 +409,7 @@ export class Pool {
     this.freeInPage.push(0);
     this.longestFree.push(this.pageSize);
     this.scanFrom.push(0);
+    this.longFrom.push(0);
     if (this.dataBytes > 0) {
       // Records of odd sizes: the page stays a whole number of words (pages hold 2^k ≥ 4 slots).
       const data = new Uint8Array((this.dataBytes * n + 3) & ~3);

@@ -1,7 +1,7 @@
 /**
  * Progressive types benchmark: @ssztree/types progressive lists and
- * containers side by side with @chainsafe/ssz 1.9's (on its hashtree
- * hasher), and with our own binary lists, same inputs, each side in a child
+ * containers (on our default hasher backend) side by side with @chainsafe/ssz
+ * 1.9's (on its hashtree hasher), and with our own binary lists, same inputs, each side in a child
  * process of its own, rounds interleaved (which side goes first alternates),
  * ratios paired round by round so the shared machine's load cancels.
  *
@@ -42,9 +42,11 @@ import { fmt, pairedRatio, summarize } from './lib/stats.js';
 import { makeValidators, PeerValidator, prng, Validator, type ValidatorValue } from './lib/validator.js';
 
 setHasher(hashtreeHasher);
-// Ours on hashtree too, in every process (children inherit the variable): otherwise each process picks its
-// backend by a short timing at first use, which a loaded machine can tip either way from process to process.
-process.env['SSZTREE_HASHER'] ??= 'hashtree';
+// Ours on the backend the library's own start-up choice picks in the parent (its default, as in the realistic
+// bench), pinned for every child process (they inherit the variable): otherwise each process picks its backend
+// by a short timing at first use, which a loaded machine can tip either way from process to process. Set
+// SSZTREE_HASHER=hashtree to run ours on the peer's hasher.
+process.env['SSZTREE_HASHER'] ??= getHasher();
 
 // ------------------------------------------------------------------ schemas
 const PBalances = progressiveList(uint64);

@@ -252,7 +252,9 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       return;
     }
     const v = f.type.clone(value);
-    if (this._pending === null && this._pair >= 0 && (this._oneField < 0 || this._oneField === i)) {
+    const pending = this._pending;
+    if (pending !== null) pending[i] = v;
+    else if (this._pair >= 0 && (this._oneField < 0 || this._oneField === i)) {
       // A half view's first written field: no array (`_oneField`).
       this._oneField = i;
       this._oneValue = v;

@@ -5,12 +5,13 @@
  * or the commit needs the per-field array; the list lists its written
  * children in an array, each index committed once with the view written
  * last (a `set` over a written child, a write to a child a `set` replaced).
- * Every version read back matches the model, bytes and root.
+ * Every version read back matches the model, bytes and root, also when a
+ * child committed by a commit that threw is written again before the retry.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { NodeStore } from '@ssztree/core';
-import { list } from '../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NodeStore, Tree } from '@ssztree/core';
+import { byteList, container, list, toHex, uint64 } from '../src/index.js';
 import { sampleValidator, Validator } from './validatorSchema.js';
 
 const Vals = list(Validator, 64);
@@ -127,4 +128,67 @@ describe('half view writes', () => {
       { numRuns: 200 },
     );
   });
+});
+
+describe('a list commit retried after a child written again', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const Inner = container({ a: uint64, b: byteList(64) }, 'Inner');
+  const Elems = list(Inner, 1024);
+  const Vals2 = list(Validator, 1024);
+  /** Makes the next `setNodesAtDepth` throw (once). */
+  function failNext(): void {
+    const real = Tree.prototype.setNodesAtDepth;
+    const spy = vi.spyOn(Tree.prototype, 'setNodesAtDepth').mockImplementationOnce(() => {
+      spy.mockImplementation(real);
+      throw new Error('injected');
+    });
+  }
+  for (const clone of [false, true]) {
+    it(`element subtrees, ${clone ? 'a clone' : 'an owned view'}: each written element once, with its last value`, () => {
+      const start = Array.from({ length: 100 }, (_, i) => ({ a: BigInt(i), b: new Uint8Array([i]) }));
+      const base = Elems.toView(start);
+      base.hashTreeRoot();
+      const view = clone ? base.clone() : base;
+      const model = start.map((v) => Inner.clone(v));
+      for (const i of [0, 50, 99]) {
+        view.get(i).a = 5n;
+        model[i]!.a = 5n;
+      }
+      failNext();
+      expect(() => view.commit()).toThrow('injected');
+      // Committed by the failed commit, so clean: this write lists it again.
+      view.get(50).a = 6n;
+      model[50]!.a = 6n;
+      expect(toHex(view.hashTreeRoot())).toBe(toHex(Elems.hashTreeRoot(model)));
+      expect(view.toValue()).toEqual(model);
+      if (clone) expect(toHex(base.hashTreeRoot())).toBe(toHex(Elems.hashTreeRoot(start)));
+    });
+    it(`record pairs, ${clone ? 'a clone' : 'an owned view'}: each written element once, with its last value`, () => {
+      const start = Array.from({ length: 300 }, (_, i) => sampleValidator(i));
+      const base = Vals2.deserializeToView(Vals2.serialize(start));
+      base.hashTreeRoot();
+      const view = clone ? base.clone() : base;
+      const model = start.map((v) => Validator.clone(v));
+      for (const i of [0, 1, 77, 299]) {
+        view.get(i).slashed = true;
+        model[i]!.slashed = true;
+      }
+      failNext();
+      let threw = false;
+      try {
+        view.commit();
+      } catch (e) {
+        expect((e as Error).message).toContain('injected');
+        threw = true;
+      }
+      view.get(77).effective_balance = 3n;
+      model[77]!.effective_balance = 3n;
+      view.get(1).exit_epoch = 4n;
+      model[1]!.exit_epoch = 4n;
+      expect(toHex(view.hashTreeRoot())).toBe(toHex(Vals2.hashTreeRoot(model)));
+      expect(view.toValue()).toEqual(model);
+      if (clone) expect(toHex(base.hashTreeRoot())).toBe(toHex(Vals2.hashTreeRoot(start)));
+      expect(threw).toBe(true);
+    });
+  }
 });

@@ -255,8 +255,15 @@ export abstract class TreeView<V> {
    * writes are hashed as they are made however small (core `InPlaceWrite.hashNow`).
    */
   declare _hashNow: boolean;
-  /** @internal What the parent keeps of this view for its `_notify` (a list's element entry), or null. */
+  /** @internal The parent whose `_notify` this view calls (a composite list: view/composite.ts), or null. */
   declare _link: unknown;
+  /**
+   * @internal A list's child view: its element index (-1: none). Kept on the view, with `_linkBase`, rather
+   * than in an entry object per child: an epoch gets 16384 validators, each view alive until the commit.
+   */
+  declare _linkIndex: number;
+  /** @internal A list's child view: its root node when it last matched the list's tree (-1: never). */
+  declare _linkBase: NodeId;
 
   constructor(type: SszType<V>, tree: Tree) {
     this.type = type;
@@ -267,6 +274,8 @@ export abstract class TreeView<V> {
     this._changedInPlace = false;
     this._hashNow = false;
     this._link = null;
+    this._linkIndex = -1;
+    this._linkBase = -1;
   }
 
   get store(): NodeStore {

@@ -35,24 +35,14 @@ import { sortedPositions } from './packedPages.js';
 import { ElementTable, type ElementTableHint, FILL_DIVISOR, FILL_MIN_LENGTH, FILL_MIN_WALKS } from './elementTable.js';
 import type { ElementView } from './types.js';
 
-/** A child view of a composite sequence view: its element index and its root when it last matched the list's tree (-1: never). */
-class Child<E> {
-  declare readonly list: CompositeSequenceView<E, unknown>;
-  declare readonly i: number;
-  declare readonly view: TreeView<E>;
-  declare base: NodeId;
-  constructor(list: CompositeSequenceView<E, unknown>, i: number, view: TreeView<E>, base: NodeId) {
-    this.list = list;
-    this.i = i;
-    this.view = view;
-    this.base = base;
-  }
-}
-
-/** The `_notify` of every child of a composite sequence view (called on the child: `this` is the view). */
+/**
+ * The `_notify` of every child of a composite sequence view (called on the
+ * child: `this` is the view). A child carries its list (`_link`), its index
+ * (`_linkIndex`) and its base (`_linkBase`, its root when it last matched
+ * the list's tree, -1: never) itself: no entry object per child.
+ */
 function childWritten(this: TreeView<unknown>): void {
-  const entry = this._link as Child<unknown>;
-  entry.list._childWritten(entry);
+  (this._link as CompositeSequenceView<unknown, unknown>)._childWritten(this);
 }
 
 export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
@@ -66,13 +56,20 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   readonly #navigable: boolean;
   #length: number;
   #committedLength: number;
-  /** Child views, each with its root node when it last matched this sequence's tree (-1: never). */
-  readonly #children = new Map<number, Child<E>>();
+  /** Child views by index (each with its index and base on it: `childWritten`). */
+  readonly #children = new Map<number, TreeView<E>>();
   readonly #replaced = new Set<number>();
-  /** Children written since the last commit, by index (kept even after the cache is cleared). */
-  readonly #dirtyChildren = new Map<number, Child<E>>();
+  /**
+   * Children written since the last commit, in the order they were written
+   * (kept even after the cache is cleared); for an index written more than
+   * once the last wins (`#written`). An array, not a map by index: an epoch
+   * writes 16384 children, each entry alive until the commit.
+   */
+  readonly #dirtyChildren: TreeView<E>[] = [];
+  /** A commit began and did not finish: a retry may find a child listed twice in `#dirtyChildren`. */
+  #unfinished = false;
   /** Children this commit lists for writing, whose bases move once the write is done (kept: no allocation per commit). */
-  readonly #linked: Child<E>[] = [];
+  readonly #linked: TreeView<E>[] = [];
   readonly #pending = new Map<number, E>();
   /** Child views replaced since the last commit (a `set` over a cached child): disposed with the others at commit. */
   readonly #replacedViews: TreeView<E>[] = [];
@@ -180,18 +177,20 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         const store = this._tree.store;
         // Half of a record pair: a view holding the pair (no half record made per get; elem says if it can).
         const half = v < 0 ? this.#elem._halfView(this._tree, -v - 1, i & 1) : null;
-        if (half !== null) child = new Child(this, i, half, -1);
+        if (half !== null) child = half;
         else {
           const node = v > 0 ? v - 1 : store.getNodeAtDepth(-v - 1, 1, i & 1);
-          child = new Child(this, i, this.#elem._view(store, node), node);
+          child = this.#elem._view(store, node);
+          child._linkBase = node;
         }
         // Nothing cached at i, so nothing written there either (every written child is cached until the
         // commit clears both): `#adopt` without its look-ups of what the child replaces.
         this.#children.set(i, child);
-        child.view._link = child;
-        child.view._notify = childWritten;
+        child._link = this;
+        child._linkIndex = i;
+        child._notify = childWritten;
       }
-      return child.view as ElementView<ET>;
+      return child as ElementView<ET>;
     }
     if (this.#pending.has(i)) return this.#pending.get(i) as ElementView<ET>;
     return this.#elem._fromNode(this._tree.store, this.#nodeAt(i)) as ElementView<ET>;
@@ -222,10 +221,9 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         child = elem.toView(value, this._tree.store);
       }
       if (grow) this.#length++;
-      const entry = new Child(this, i, child, -1);
-      this.#adopt(i, entry);
+      this.#adopt(i, child);
       this.#replaced.add(i);
-      this.#dirtyChildren.set(i, entry);
+      this.#dirtyChildren.push(child);
       this._markDirty();
       return;
     }
@@ -249,23 +247,37 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
    * written after a later `set` of the same index replaced it wins (last
    * write wins).
    */
-  #adopt(i: number, entry: Child<E>): void {
-    // A cached child being replaced stays usable until the commit (as every child does), then is disposed:
-    // dropped from the maps without that, its tree would hold its version's nodes for good.
-    const cached = this.#children.get(i)?.view;
-    const written = this.#dirtyChildren.get(i)?.view;
-    if (cached !== undefined && cached !== entry.view) this.#replacedViews.push(cached);
-    if (written !== undefined && written !== entry.view && written !== cached) this.#replacedViews.push(written);
-    this.#children.set(i, entry);
-    // One shared function finds the entry on the view (`_link`): no closure per child.
-    entry.view._link = entry;
-    entry.view._notify = childWritten;
+  #adopt(i: number, view: TreeView<E>): void {
+    // A cached child being replaced stays usable until the commit (as every child does), then is disposed
+    // (with every view of `#dirtyChildren`): dropped from the map without that, its tree would hold its
+    // version's nodes for good.
+    const cached = this.#children.get(i);
+    if (cached !== undefined && cached !== view) this.#replacedViews.push(cached);
+    this.#children.set(i, view);
+    // One shared function finds the list on the view (`_link`): no closure per child.
+    view._link = this;
+    view._linkIndex = i;
+    view._linkBase = -1;
+    view._notify = childWritten;
   }
 
-  /** @internal A child view turned dirty (`childWritten`): its entry goes to the next commit. */
-  _childWritten(entry: Child<E>): void {
-    this.#dirtyChildren.set(entry.i, entry);
+  /** @internal A child view turned dirty (`childWritten`): it goes to the next commit. */
+  _childWritten(view: TreeView<unknown>): void {
+    this.#dirtyChildren.push(view as TreeView<E>);
     this._markDirty();
+  }
+
+  /**
+   * The children to commit: each written index once, with the view written
+   * last (in the order each index was first written). Only a `set` of a
+   * navigable element or a retried commit can list an index twice.
+   */
+  #written(): readonly TreeView<E>[] {
+    const dirty = this.#dirtyChildren;
+    if (this.#replaced.size === 0 && !this.#unfinished) return dirty;
+    const last = new Map<number, TreeView<E>>();
+    for (const view of dirty) last.set(view._linkIndex, view);
+    return [...last.values()];
   }
 
   *[Symbol.iterator](): IterableIterator<ElementView<ET>> {
@@ -286,12 +298,16 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     // no pair node: measured cheaper for a block on an owned state (bench/ab-views.mjs).
     let halfAt: number[] | null = null;
     let halfViews: TreeView<E>[] | null = null;
-    const byPairs = this.#dirtyChildren.size > 0 && !this._ownsRoot();
+    const dirty = this.#written();
+    this.#unfinished = true;
+    const byPairs = dirty.length > 0 && !this._ownsRoot();
     const replacedAny = this.#replaced.size > 0;
-    for (const [i, child] of this.#dirtyChildren) {
-      if (byPairs && child.base === -1 && child.view._pairOf() >= 0 && !(replacedAny && this.#replaced.has(i))) {
+    for (let k = 0; k < dirty.length; k++) {
+      const child = dirty[k]!;
+      const i = child._linkIndex;
+      if (byPairs && child._linkBase === -1 && child._pairOf() >= 0 && !(replacedAny && this.#replaced.has(i))) {
         (halfAt ??= []).push(i);
-        (halfViews ??= []).push(child.view);
+        (halfViews ??= []).push(child);
         continue;
       }
       this.#commitChild(i, child, at, written, replaced);
@@ -339,11 +355,12 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         }
       }
     }
-    for (const child of this.#linked) child.base = child.view._tree.rootNode;
+    for (const child of this.#linked) child._linkBase = child._tree.rootNode;
     this.#linked.length = 0;
     this.#pending.clear();
     this.#replaced.clear();
-    this.#dirtyChildren.clear();
+    this.#dirtyChildren.length = 0;
+    this.#unfinished = false;
     // Child views live until the next commit: keeping every one ever read would grow without bound,
     // and each holds a handle on its version. Get them again after a commit.
     this._disposeChildren();
@@ -354,11 +371,11 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   }
 
   /** Commits child view `child` of element i and lists its node for writing when it changed. */
-  #commitChild(i: number, child: Child<E>, at: number[], written: NodeId[], replaced: boolean[]): void {
-    child.view._commitNow();
-    const node = child.view._tree.rootNode;
+  #commitChild(i: number, child: TreeView<E>, at: number[], written: NodeId[], replaced: boolean[]): void {
+    child._commitNow();
+    const node = child._tree.rootNode;
     // Unchanged since it last matched this tree: an id compare, no tree walk.
-    if (node === child.base) return;
+    if (node === child._linkBase) return;
     // Its base moves once the write is done (`_flush`): a commit that throws before then writes it again when retried.
     this.#linked.push(child);
     at.push(i);
@@ -399,7 +416,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         continue;
       }
       for (const [j, view] of [[2 * p, left], [2 * p + 1, right]] as const) {
-        if (view !== null) this.#commitChild(j, this.#dirtyChildren.get(j)!, at, written, replaced);
+        if (view !== null) this.#commitChild(j, view, at, written, replaced);
       }
     }
     return pairAt.length > 0 ? { at: pairAt, nodes: pairNodes } : null;
@@ -420,8 +437,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   }
 
   override _disposeChildren(): void {
-    for (const child of this.#children.values()) child.view.dispose();
-    for (const child of this.#dirtyChildren.values()) child.view.dispose();
+    for (const child of this.#children.values()) child.dispose();
+    for (const child of this.#dirtyChildren) child.dispose();
     for (const view of this.#replacedViews) view.dispose();
     this.#children.clear();
     this.#replacedViews.length = 0;

@@ -13,7 +13,8 @@
  * first, then one sorted `setNodesAtDepth` over all changed fields; a
  * child view replaced by a field write is disposed at the next commit (or
  * dispose); a half view never writes or disposes the list handle it
- * borrows.
+ * borrows; a half view's only written field may be held in `_oneField`
+ * instead of `_pending` (never both), and its commit reads `_pending` only.
  * @module
  */
 import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
@@ -35,6 +36,17 @@ const NONE: unique symbol = Symbol('none');
 export const NO_VALUE: unknown = NONE;
 /** No pending values. */
 const EMPTY: readonly unknown[] = [];
+
+/**
+ * Per field count, two arrays (one per half of a pair) that hand a half
+ * view's single pending value (`_oneField`) to its list's pair write
+ * (`_pairWrites`), which reads both halves' before either is asked again.
+ */
+const pairScratch: unknown[][][] = [];
+function pairWritesScratch(n: number, half: number): unknown[] {
+  const both = (pairScratch[n] ??= [new Array<unknown>(n).fill(NONE), new Array<unknown>(n).fill(NONE)]);
+  return (both[half & 1] as unknown[]).fill(NONE);
+}
 
 /** A container view: the base API plus one typed property per field. */
 export type ContainerView<F extends Fields> = ContainerViewBase<F> & { -readonly [K in keyof F]: FieldView<F[K]> };
@@ -76,7 +88,14 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** @internal The half of `_pair` (0 or 1) of a half view, -1 otherwise. */
   declare _half: number;
   /** @internal Decoded committed values of value fields (NONE: not decoded); null until a value field is read or written. */ declare _values: unknown[] | null;
-  /** @internal Pending values of value fields (NONE: none); null until a value field is written. */ declare _pending: unknown[] | null;
+  /** @internal Pending values of value fields (NONE: none); null until a value field is written (or while `_oneField` holds the only one). */ declare _pending: unknown[] | null;
+  /**
+   * @internal A half view's only pending value, of field `_oneField` (-1: none; always -1 while `_pending`
+   * is set): an epoch writes one field of each of 16384 validators, and an array per view (one slot per
+   * field) was a third of what a get + write left alive until the commit.
+   */
+  declare _oneField: number;
+  /** @internal The value of `_oneField`. */ declare _oneValue: unknown;
   /** @internal Child views of navigable fields; null until a navigable field is read or written (with `_replaced`, `_bases`). */ declare _children: (TreeView<unknown> | undefined)[] | null;
   /** @internal Fields replaced wholesale (their new node may equal the old one). */ declare _replaced: boolean[] | null;
   /** @internal Per child: its root node when it last matched this container's tree (-1: never). */ declare _bases: NodeId[] | null;
@@ -92,6 +111,8 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     this._half = -1;
     this._values = null;
     this._pending = null;
+    this._oneField = -1;
+    this._oneValue = undefined;
     this._children = null;
     this._replaced = null;
     this._bases = null;
@@ -103,6 +124,20 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** @internal `_values`, made on first use. */
   private _valueSlots(): unknown[] {
     return (this._values ??= new Array<unknown>(this._fields.length).fill(NONE));
+  }
+
+  /** @internal `_pending`, made on first use (taking `_oneField`'s value). */
+  private _pendingSlots(): unknown[] {
+    let pending = this._pending;
+    if (pending === null) {
+      pending = this._pending = new Array<unknown>(this._fields.length).fill(NONE);
+      if (this._oneField >= 0) {
+        pending[this._oneField] = this._oneValue;
+        this._oneField = -1;
+        this._oneValue = undefined;
+      }
+    }
+    return pending;
   }
 
   /** @internal `_children` (and `_replaced`, `_bases` with it), made on first use. */
@@ -156,7 +191,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     if (pending !== null) {
       const p = pending[i];
       if (p !== NONE) return p;
-    }
+    } else if (this._oneField === i) return this._oneValue;
     return this._committed(i);
   }
 
@@ -210,9 +245,20 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     const values = this._values;
     if ((this._pair < 0 || (values !== null && values[i] !== NONE)) && f.type.equals(this._committed(i), value)) {
       if (this._pending !== null) this._pending[i] = NONE;
+      else if (this._oneField === i) {
+        this._oneField = -1;
+        this._oneValue = undefined;
+      }
       return;
     }
-    (this._pending ??= new Array<unknown>(this._fields.length).fill(NONE))[i] = f.type.clone(value);
+    const v = f.type.clone(value);
+    const pending = this._pending;
+    if (pending !== null) pending[i] = v;
+    else if (this._pair >= 0 && (this._oneField < 0 || this._oneField === i)) {
+      // A half view's first written field: no array (`_oneField`).
+      this._oneField = i;
+      this._oneValue = v;
+    } else this._pendingSlots()[i] = v;
     this._markDirty();
   }
 
@@ -226,6 +272,8 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   _flush(): void {
     // A half view commits to a record of its own even unwritten: its root is then the value's (`_unpair`).
     if (!this._dirty && this._pair < 0) return;
+    // The commit reads pending values from `_pending` only.
+    if (this._oneField >= 0) this._pendingSlots();
     const fields = this._fields;
     const store = this._tree.store;
     let indices: number[] | null = null;
@@ -383,7 +431,11 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
   /** @internal A half view's pending field values for its list's pair write (`SszType._pairWrite`), or null when it holds anything else. */
   _pairWrites(): readonly unknown[] | null {
     if (this._pair < 0 || this._children !== null || this._retired !== null) return null;
-    return this._pending ?? EMPTY;
+    if (this._pending !== null) return this._pending;
+    if (this._oneField < 0) return EMPTY;
+    const writes = pairWritesScratch(this._fields.length, this._half);
+    writes[this._oneField] = this._oneValue;
+    return writes;
   }
 
   override _live(): void {

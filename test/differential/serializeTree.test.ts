@@ -29,6 +29,7 @@ import {
 } from '@ssztree/types';
 import { FORKS, minimal } from '@ssztree/types/consensus';
 import { arbitrary } from './arbitrary.js';
+import { damageArb, damageTree } from './damagedTrees.js';
 import { newTypesByFork, runsFor } from './forkTypes.js';
 import { COMMON_KINDS, Small, Var } from './kinds.js';
 
@@ -112,20 +113,6 @@ describe('serializeTree: zero subtrees read as zeros', () => {
   });
 });
 
-/** The node ids of a subtree, each with its generalized index (breadth-first, capped). */
-function nodesOf(store: NodeStore, root: NodeId, cap: number): [bigint, NodeId][] {
-  const out: [bigint, NodeId][] = [];
-  const queue: [bigint, NodeId][] = [[1n, root]];
-  while (queue.length > 0 && out.length < cap) {
-    const [g, n] = queue.shift() as [bigint, NodeId];
-    out.push([g, n]);
-    if (store.kind(n) === 'branch') {
-      queue.push([2n * g, store.left(n)], [2n * g + 1n, store.right(n)]);
-    }
-  }
-  return out;
-}
-
 describe('serializeTree: damaged trees agree with fromTree (SszError exactly when it rejects)', () => {
   const targets: [string, SszType<unknown>][] = [
     ['Var', Var],
@@ -144,17 +131,10 @@ describe('serializeTree: damaged trees agree with fromTree (SszError exactly whe
       let rejected = 0;
       let accepted = 0;
       fc.assert(
-        fc.property(arbitrary(type), fc.nat(), fc.nat(3), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.nat(31), (value, pick, how, chunk, at) => {
+        fc.property(arbitrary(type), damageArb, (value, damage) => {
           const store = new NodeStore();
           const tree = type.toTree(value, store);
-          const nodes = nodesOf(store, tree.rootNode, 400);
-          const [g] = nodes[pick % nodes.length] as [bigint, NodeId];
-          // A replacement: random bytes, a small integer (booleans, lengths), a zero subtree, or another node of the tree.
-          const small = new Uint8Array(32);
-          small[0] = chunk[0] as number;
-          small[at] |= 1;
-          const replacement = [store.leaf(chunk), store.leaf(small), store.zero(at % 4), (nodes[(pick >>> 3) % nodes.length] as [bigint, NodeId])[1]][how] as NodeId;
-          const root = g === 1n ? replacement : store.setNode(tree.rootNode, g, replacement);
+          const root = damageTree(store, tree.rootNode, damage);
           let expected: Uint8Array | null = null;
           let expectedError: unknown = null;
           try {

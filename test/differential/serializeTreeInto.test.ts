@@ -14,6 +14,7 @@ import { NodeStore, type NodeId } from '@ssztree/core';
 import { bitvector, boolean, byteVector, container, list, SszError, SszType, toHex, uint16, uint64, uint8, union, vector } from '@ssztree/types';
 import { FORKS, minimal } from '@ssztree/types/consensus';
 import { arbitrary } from './arbitrary.js';
+import { damageArb, damageTree } from './damagedTrees.js';
 import { newTypesByFork, runsFor } from './forkTypes.js';
 import { COMMON_KINDS, Small, Var } from './kinds.js';
 
@@ -134,18 +135,6 @@ describe('serializeTreeInto: buffer and offset checks', () => {
   });
 });
 
-/** The node ids of a subtree, each with its generalized index (breadth-first, capped). */
-function nodesOf(store: NodeStore, root: NodeId, cap: number): [bigint, NodeId][] {
-  const out: [bigint, NodeId][] = [];
-  const queue: [bigint, NodeId][] = [[1n, root]];
-  while (queue.length > 0 && out.length < cap) {
-    const [g, n] = queue.shift() as [bigint, NodeId];
-    out.push([g, n]);
-    if (store.kind(n) === 'branch') queue.push([2n * g, store.left(n)], [2n * g + 1n, store.right(n)]);
-  }
-  return out;
-}
-
 describe('serializeTreeInto: damaged trees fail exactly as serializeTree does', () => {
   const targets: [string, SszType<unknown>][] = [
     ['Var', Var],
@@ -160,16 +149,10 @@ describe('serializeTreeInto: damaged trees fail exactly as serializeTree does', 
       let rejected = 0;
       let accepted = 0;
       fc.assert(
-        fc.property(arbitrary(type), fc.nat(), fc.nat(3), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.nat(31), (value, pick, how, chunk, at) => {
+        fc.property(arbitrary(type), damageArb, (value, damage) => {
           const store = new NodeStore();
           const tree = type.toTree(value, store);
-          const nodes = nodesOf(store, tree.rootNode, 400);
-          const [g] = nodes[pick % nodes.length] as [bigint, NodeId];
-          const small = new Uint8Array(32);
-          small[0] = chunk[0] as number;
-          small[at] |= 1;
-          const replacement = [store.leaf(chunk), store.leaf(small), store.zero(at % 4), (nodes[(pick >>> 3) % nodes.length] as [bigint, NodeId])[1]][how] as NodeId;
-          const root = g === 1n ? replacement : store.setNode(tree.rootNode, g, replacement);
+          const root = damageTree(store, tree.rootNode, damage);
           let want: Uint8Array | null = null;
           let wantError: unknown = null;
           try {
@@ -185,7 +168,7 @@ describe('serializeTreeInto: damaged trees fail exactly as serializeTree does', 
             size = 0;
           }
           fc.pre(size <= 1 << 22);
-          const buf = dirty(size + 8, pick);
+          const buf = dirty(size + 8, damage[0]);
           let end = -1;
           let error: unknown = null;
           try {

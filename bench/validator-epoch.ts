@@ -13,14 +13,12 @@
  *
  *   node --conditions=source --import tsx --expose-gc bench/validator-epoch.ts [--rounds 12] [--count 16384] [--balances] [--fork fulu] [--profile out.cpuprofile]
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type ViewOf } from '@ssztree/types';
 import { Rng } from '../demo/rng.js';
-import { type BeaconState as ElectraState, STATE_TYPES, type DemoFork } from '../demo/state.js';
+import { type DemoFork } from '../demo/state.js';
+import { cpuMs, loadCachedState, PhaseSamples, turn, type StateView } from './lib/cachedState.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -32,23 +30,11 @@ const ROUNDS = Number(arg('rounds') ?? 12);
 const COUNT = Number(arg('count') ?? 16384);
 /** `--balances`: every balance and inactivity score is set first, as in the epoch (committed with the root). */
 const BALANCES = process.argv.includes('--balances');
-const file = join(tmpdir(), `ssztree-realistic-${FORK}-${N}-1.ssz`);
-if (!existsSync(file)) throw new Error(`run bench/profile-realistic.ts --fork ${FORK} first (writes ${file})`);
-const T = STATE_TYPES[FORK] as unknown as typeof ElectraState;
-let head: ViewOf<typeof ElectraState> = T.deserializeToView(readFileSync(file));
-head.hashTreeRoot();
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+let head: StateView = loadCachedState(FORK, N);
 const rng = new Rng(42);
-const rows = new Map<string, number[]>();
-const note = (name: string, ms: number) => {
-  let r = rows.get(name);
-  if (r === undefined) rows.set(name, (r = []));
-  r.push(ms);
-};
-const turn = () => new Promise((resolve) => setImmediate(resolve));
+const samples = new PhaseSamples();
+const rows = samples.rows;
+const note = (name: string, ms: number) => samples.note(name, ms);
 /** GC pauses (start, duration), attributed to the phase they started in after each round (entries arrive late). */
 const pauses: [number, number][] = [];
 new PerformanceObserver((list) => {
@@ -71,7 +57,7 @@ for (let r = 0; r < ROUNDS; r++) {
     value[k] = BigInt(16 + rng.int(17)) * 1_000_000_000n;
   }
   const s = head.clone();
-  let t = cpu();
+  let t = cpuMs();
   if (BALANCES) {
     // As the realistic epoch before its validator writes: every balance and inactivity score set.
     const balances = s.balances;
@@ -80,30 +66,30 @@ for (let r = 0; r < ROUNDS; r++) {
       balances.set(i, 32_000_000_000n + BigInt(r));
       scores.set(i, BigInt(r));
     }
-    note('balances+scores writes', cpu() - t);
+    note('balances+scores writes', cpuMs() - t);
   }
   const validators = s.validators;
-  t = cpu();
+  t = cpuMs();
   const writesFrom = performance.now();
   for (let k = 0; k < COUNT; k++) validators.get(index[k]!).effective_balance = value[k]!;
-  note('writes', cpu() - t);
+  note('writes', cpuMs() - t);
   const writesTo = performance.now();
-  t = cpu();
+  t = cpuMs();
   validators._commitNow();
-  note('commit', cpu() - t);
-  t = cpu();
+  note('commit', cpuMs() - t);
+  t = cpuMs();
   s._tree.store.flush();
-  note('flush', cpu() - t);
-  t = cpu();
+  note('flush', cpuMs() - t);
+  t = cpuMs();
   s.hashTreeRoot();
-  note('root', cpu() - t);
-  t = cpu();
+  note('root', cpuMs() - t);
+  t = cpuMs();
   head.dispose();
-  note('dispose', cpu() - t);
+  note('dispose', cpuMs() - t);
   head = s;
-  t = cpu();
+  t = cpuMs();
   await turn();
-  note('turn', cpu() - t);
+  note('turn', cpuMs() - t);
   await turn();
   // Wall ms of GC pauses that started during the writes (scavenges of what the writes, and any earlier
   // writes of the round, left young), not in the sum below.

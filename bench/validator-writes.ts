@@ -9,12 +9,9 @@
  *
  *   node --conditions=source --import tsx --expose-gc bench/validator-writes.ts [--rounds 20] [--fork fulu]
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type ViewOf } from '@ssztree/types';
 import { Rng } from '../demo/rng.js';
-import { type BeaconState as ElectraState, STATE_TYPES, type DemoFork } from '../demo/state.js';
+import { type DemoFork } from '../demo/state.js';
+import { cpuMs, loadCachedState, PhaseSamples, turn, type StateView } from './lib/cachedState.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,23 +20,11 @@ function arg(name: string): string | undefined {
 const FORK = (arg('fork') ?? 'fulu') as DemoFork;
 const N = 2 ** 20;
 const ROUNDS = Number(arg('rounds') ?? 20);
-const file = join(tmpdir(), `ssztree-realistic-${FORK}-${N}-1.ssz`);
-if (!existsSync(file)) throw new Error(`run bench/profile-realistic.ts --fork ${FORK} first (writes ${file})`);
-const T = STATE_TYPES[FORK] as unknown as typeof ElectraState;
-let head: ViewOf<typeof ElectraState> = T.deserializeToView(readFileSync(file));
-head.hashTreeRoot();
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+let head: StateView = loadCachedState(FORK, N);
 const rng = new Rng(42);
-const rows = new Map<string, number[]>();
-const note = (name: string, ms: number) => {
-  let r = rows.get(name);
-  if (r === undefined) rows.set(name, (r = []));
-  r.push(ms);
-};
-const turn = () => new Promise((resolve) => setImmediate(resolve));
+const samples = new PhaseSamples();
+const rows = samples.rows;
+const note = (name: string, ms: number) => samples.note(name, ms);
 for (let r = 0; r < ROUNDS; r++) {
   for (const count of [128, 128, 128, 16384]) {
     const s = head.clone();
@@ -50,13 +35,13 @@ for (let r = 0; r < ROUNDS; r++) {
       index[k] = rng.int(N);
       value[k] = 32_000_000_000n + BigInt(rng.int(1000)) * 1_000_000_000n;
     }
-    let t = cpu();
+    let t = cpuMs();
     for (let k = 0; k < count; k++) validators.get(index[k]!).effective_balance = value[k]!;
-    note(`writes: ${count} validators`, cpu() - t);
-    t = cpu();
+    note(`writes: ${count} validators`, cpuMs() - t);
+    t = cpuMs();
     validators._commitNow();
     s._tree.store.flush();
-    note(`commit: ${count} validators (commit, flush)`, cpu() - t);
+    note(`commit: ${count} validators (commit, flush)`, cpuMs() - t);
     s.hashTreeRoot();
     head.dispose();
     head = s;

@@ -264,6 +264,11 @@ export abstract class TreeView<V> {
   declare _linkIndex: number;
   /** @internal A list's child view: its root node when it last matched the list's tree (-1: never). */
   declare _linkBase: NodeId;
+  /**
+   * @internal A list's child view: already listed among the list's written children. A child that commits
+   * itself turns clean and notifies again at its next write; listed once, the list commits it once.
+   */
+  declare _linkListed: boolean;
 
   constructor(type: SszType<V>, tree: Tree) {
     this.type = type;
@@ -276,6 +281,7 @@ export abstract class TreeView<V> {
     this._link = null;
     this._linkIndex = -1;
     this._linkBase = -1;
+    this._linkListed = false;
   }
 
   get store(): NodeStore {

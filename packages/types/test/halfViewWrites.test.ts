@@ -57,6 +57,25 @@ describe('half view writes', () => {
     expect(view.toValue()).toEqual(model);
   });
 
+  it('a child that commits itself between two writes is committed once by the list', () => {
+    // The child turns clean at its own commit and notifies the list again at its next write.
+    const store = new NodeStore();
+    const start = Array.from({ length: N }, (_, i) => sampleValidator(i));
+    const view = Vals.deserializeToView(Vals.serialize(start), store);
+    const model = start.map((v) => Validator.clone(v));
+    const child = view.get(0);
+    child.effective_balance = 1n;
+    model[0]!.effective_balance = 1n;
+    expect(child.hashTreeRoot()).toEqual(Validator.hashTreeRoot(model[0]!));
+    child.effective_balance = 2n;
+    model[0]!.effective_balance = 2n;
+    expect(child.hashTreeRoot()).toEqual(Validator.hashTreeRoot(model[0]!));
+    view.get(1).slashed = !model[1]!.slashed;
+    model[1]!.slashed = !model[1]!.slashed;
+    expect(view.hashTreeRoot()).toEqual(Vals.hashTreeRoot(model));
+    expect(view.toValue()).toEqual(model);
+  });
+
   it('match a plain model through random writes, sets, stale writes, commits and clones', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 40 }), (ops) => {

@@ -223,6 +223,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
       if (grow) this.#length++;
       this.#adopt(i, child);
       this.#replaced.add(i);
+      child._linkListed = true;
       this.#dirtyChildren.push(child);
       this._markDirty();
       return;
@@ -261,16 +262,23 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     view._notify = childWritten;
   }
 
-  /** @internal A child view turned dirty (`childWritten`): it goes to the next commit. */
+  /**
+   * @internal A child view turned dirty (`childWritten`): it goes to the next commit, listed once however
+   * often it turns dirty (a child that commits itself is clean until its next write, which notifies again).
+   */
   _childWritten(view: TreeView<unknown>): void {
-    this.#dirtyChildren.push(view as TreeView<E>);
+    if (!view._linkListed) {
+      view._linkListed = true;
+      this.#dirtyChildren.push(view as TreeView<E>);
+    }
     this._markDirty();
   }
 
   /**
    * The children to commit: each written index once, with the view written
    * last (in the order each index was first written). Only a `set` of a
-   * navigable element or a retried commit can list an index twice.
+   * navigable element (a second view at the index) or a retried commit can
+   * list an index twice.
    */
   #written(): readonly TreeView<E>[] {
     const dirty = this.#dirtyChildren;

@@ -175,6 +175,9 @@ async function run(o: Options): Promise<number> {
     // A state cache applies each block to a clone and keeps the pre-block state (the clone's first
     // commit copies the written paths); --in-place applies it to the head itself, which then commits in
     // place (after the first block: `initial` shares the starting version).
+    // A task turn first, as a client has between blocks: the old head's release, which dispose()
+    // defers, runs here rather than inside the next timed commit.
+    await new Promise((resolve) => setImmediate(resolve));
     const next = o.inPlace ? head : head.clone();
     const rootBefore = next.rootNode;
     const [, writeMs] = timed(() => write(next as unknown as StateLike, headRoot, rotateOurs));

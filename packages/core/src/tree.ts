@@ -320,7 +320,11 @@ export class Tree implements Disposable {
   }
 
   /**
-   * Releases the version now (idempotent). Also a safe point: when the
+   * Releases the version (idempotent). O(1) for a hashed version: what only
+   * it held is freed by the store's next `settle()` — a macrotask, `collect()`,
+   * `stats()`, or the next allocation that would grow a pool — so dropping
+   * the previous head after a block costs the block nothing (docs/CORE.md,
+   * "Deferred release"). Also a safe point: when the
    * store's nursery is large it is swept here (`sweepAtDispose`), so a
    * synchronous build → root → dispose loop recycles what it freed without
    * waiting for a task turn. Floating ids created before a dispose are not
@@ -333,7 +337,7 @@ export class Tree implements Disposable {
     if (cell.registered) registry.unregister(cell);
     const root = cell.root;
     cell.root = -1;
-    this.store.release(root);
+    this.store.releaseReplaced(root);
     this.store.sweepAtDispose();
   }
 

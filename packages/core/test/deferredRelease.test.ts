@@ -3,10 +3,11 @@
  * write, a commit; its root a hashed branch) is not freed on the spot but by
  * the next `settle()` — in a macrotask, in `collect()` / `stats()`, or when a
  * pool would otherwise grow. Checked here: the old root stays live until
- * then and is freed by it; a node taken again before the settle survives it;
- * unhashed roots, non-branches and `dispose()` still free at once; a
- * synchronous loop that never settles keeps the pools bounded; and surviving
- * versions never change.
+ * then and is freed by it; a disposed version is deferred the same way; a
+ * node taken again before the settle survives it; unhashed roots and
+ * non-branches still free at once; synchronous loops that never settle
+ * (replacing roots, or disposing old versions) keep the pools bounded; and
+ * surviving versions never change.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -65,13 +66,45 @@ describe('deferred release', () => {
     expect(() => store.check(root)).toThrow(/not live/);
   });
 
-  it('frees at once on dispose(): it releases the version now', () => {
+  it('defers a disposed version like a replaced one: its hashed root is freed by the next settle or macrotask', async () => {
     const store = new NodeStore();
     const { tree } = builtTree(store, 3);
     const root = tree.rootNode;
     tree.dispose();
+    expect(tree.disposed).toBe(true);
+    expect(store.deferred.length).toBe(1);
+    expect(() => store.check(root)).not.toThrow(); // nothing walked yet: dispose() is O(1)
+    await new Promise((resolve) => setImmediate(resolve));
     expect(store.deferred.length).toBe(0);
     expect(() => store.check(root)).toThrow(/not live/);
+    expect(store.stats().nodes).toBe(0);
+    // An unhashed root is freed at once (a deferred one would be hashed for nothing).
+    const { tree: second, model } = builtTree(store, 4);
+    writeSome(store, second, model, 5);
+    const pending = second.rootNode;
+    second.dispose();
+    expect(() => store.check(pending)).toThrow(/not live/);
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('keeps the pools bounded in a synchronous clone → write → root → dispose-the-old loop', () => {
+    // A client's state cache in a loop that never yields: each block writes a clone of the head, then
+    // drops the old head. Its release is deferred; the next allocations settle it before a pool grows.
+    const store = new NodeStore();
+    let { tree: head, model } = builtTree(store, 12);
+    head.root;
+    let after10 = 0;
+    for (let round = 0; round < 200; round++) {
+      const next = head.clone();
+      writeSome(store, next, model, 300 + round);
+      next.root;
+      head.dispose();
+      head = next;
+      if (round === 10) after10 = store.branches.top;
+    }
+    expect(store.branches.top).toBeLessThanOrEqual(after10 + 8);
+    expect(hex(head.root)).toBe(modelRoot(model, DEPTH));
+    head.dispose();
     expect(store.stats().nodes).toBe(0);
   });
 

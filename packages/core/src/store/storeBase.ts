@@ -8,7 +8,7 @@
  *   number of `retain` calls (tree handles). At zero it is freed, and its
  *   children are released iteratively (no recursion).
  * - A hashed branch released because a handle's root was replaced (the old
- *   version of a write or commit) is not freed on the spot: it is listed in
+ *   version of a write or commit) or its handle disposed is not freed on the spot: it is listed in
  *   `deferred` and freed, with what only it held,
  *   by `settle()` — in a macrotask, in `collect()` / `stats()`, or when a
  *   pool would otherwise grow. Reading the new root never waits for the old
@@ -147,12 +147,13 @@ export class StoreBase {
 
   /**
    * Removes a holder whose version is being replaced (a handle's root
-   * written or committed over). At zero the node is freed like `release`
-   * does, except a hashed branch — the old version's root — whose freeing
-   * is deferred to the next `settle()`: a commit returns its new root
-   * without first walking the old version (the cost moves to the next task
-   * turn, or in a loop that never yields to the next allocations; measured
-   * in docs/CORE.md). `dispose()` keeps `release`: it frees now.
+   * written or committed over) or dropped (`Tree.dispose()`). At zero the
+   * node is freed like `release` does, except a hashed branch — the old
+   * version's root — whose freeing is deferred to the next `settle()`: a
+   * commit returns its new root, and a dispose returns, without first
+   * walking the old version (the cost moves to the next task turn, or in a
+   * loop that never yields to the next allocations; measured in
+   * docs/CORE.md, "Deferred release").
    */
   releaseReplaced(id: NodeId): void {
     if (this.dropHolder(id)) this.releaseUnlinked(id);

@@ -93,11 +93,18 @@ function random(): number {
 // ------------------------------------------------------------------ hashing
 
 let hashMessages = 0;
-/** `hashInto`, counting 64-byte messages. */
+/** Wall ms spent in `hashInto`. */
+let hashMs = 0;
+/** `hashInto`, counting 64-byte messages and its time. */
 function H(input: Uint8Array, output: Uint8Array): void {
   hashMessages += output.length >>> 5;
+  const t = performance.now();
   hashInto(input, output);
+  hashMs += performance.now() - t;
 }
+
+/** Work counters of the passes: inner nodes made and freed, off-path children linked (retained) and unlinked (released). */
+const work = { made: 0, links: 0, freed: 0, unlinks: 0 };
 
 let st8 = new Uint8Array(1 << 16);
 let st32 = new Int32Array(st8.buffer);
@@ -641,11 +648,18 @@ function linkLevel(m: Mini, d: number): void {
     if (j < jEnd && pathBases[j] === base) {
       left = made[j++]!;
       linkNew(m, left);
-    } else if ((left & 15) !== KIND_ZERO) retain(m, left);
+    } else if ((left & 15) !== KIND_ZERO) {
+      retain(m, left);
+      work.links++;
+    }
     if (j < jEnd && pathBases[j] === base + half) {
       right = made[j++]!;
       linkNew(m, right);
-    } else if ((right & 15) !== KIND_ZERO) retain(m, right);
+    } else if ((right & 15) !== KIND_ZERO) {
+      retain(m, right);
+      work.links++;
+    }
+    work.made++;
     const slot = branches.alloc();
     const row = branches.meta[slot >>> branches.shift]!;
     const b = (slot & branches.mask) << 2;
@@ -770,6 +784,7 @@ function linkWideLevel(m: Mini, L: number, j: number): void {
     const old = pathNodes[k]! >>> 4;
     const om = meta[old >>> shift]!;
     const ob = (old & mask) * stride;
+    work.made++;
     const slot = pool.alloc();
     const nm = meta[slot >>> shift]!;
     const nb = (slot & mask) * stride;
@@ -784,7 +799,10 @@ function linkWideLevel(m: Mini, L: number, j: number): void {
         linkNew(m, child);
       } else {
         child = om[ob + idsAt + c]!;
-        if ((child & 15) !== KIND_ZERO) retain(m, child);
+        if ((child & 15) !== KIND_ZERO) {
+          retain(m, child);
+          work.links++;
+        }
       }
       nm[nb + idsAt + c] = child;
     }
@@ -938,6 +956,7 @@ function freeBinary(m: Mini, id: number): void {
       const child = row[base + c]!;
       const kind = child & 15;
       if (kind === KIND_ZERO) continue;
+      work.unlinks++;
       if (kind === KIND_BRANCH) {
         const cs = child >>> 4;
         if (--bMeta[cs >>> bShift]![((cs & bMask) << 2) + 2]! === 0) sp = push(sp, child);
@@ -947,6 +966,7 @@ function freeBinary(m: Mini, id: number): void {
       const cs = child >>> 4;
       if (--pool.meta[cs >>> pool.shift]![(cs & pool.mask) << 1]! === 0) freeRow(m, child);
     }
+    work.freed++;
     branches.live--;
     row[base + 3] = FLAG_FREE;
     branches.recycle(slot);
@@ -977,6 +997,7 @@ function freeWide(m: Mini, id: number): void {
       const child = row[b + idsAt + c]!;
       const kind = child & 15;
       if (kind === KIND_ZERO) continue;
+      work.unlinks++;
       if (kind === KIND_WNODE) {
         const cs = child >>> 4;
         if (--meta[cs >>> shift]![(cs & mask) * stride]! === 0) sp = push(sp, child);
@@ -986,6 +1007,7 @@ function freeWide(m: Mini, id: number): void {
       const cs = child >>> 4;
       if (--cp.meta[cs >>> cp.shift]![(cs & cp.mask) << 1]! === 0) freeRow(m, child);
     }
+    work.freed++;
     pool.live--;
     row[b + 1] = FLAG_FREE;
     pool.recycle(slot);
@@ -1050,10 +1072,22 @@ const cpuMs = (): number => {
 /** Per part: wall and CPU ms, messages hashed. */
 const PARTS = ['balCommit', 'balRelease', 'valCommit', 'valRelease'] as const;
 type Part = (typeof PARTS)[number];
+/** Inside the miniatures' commits (wall ms): the leaves (slab or pair roots hashed, a node each), and the path pass's hashing. */
+interface Inside {
+  leaves: number;
+  pathHash: number;
+  hashes: number;
+  made: number;
+  links: number;
+  freed: number;
+  unlinks: number;
+}
 interface Sample {
   wall: Record<Part, number>;
   cpu: Record<Part, number>;
   hashes: { bal: number; val: number };
+  bal?: Inside;
+  val?: Inside;
 }
 
 interface Runner {
@@ -1104,8 +1138,16 @@ class MiniRunner implements Runner {
       c = c2;
     };
     void timed;
+    const inside = (): Inside => ({ leaves: 0, pathHash: 0, hashes: hashMessages, made: work.made, links: work.links, freed: 0, unlinks: 0 });
+    const since = (x: Inside, leavesAt: number, pathAt: number, hashAt: number): void => {
+      x.leaves = pathAt - leavesAt;
+      x.pathHash = hashMs - hashAt;
+      x.hashes = hashMessages - x.hashes;
+      x.made = work.made - x.made;
+      x.links = work.links - x.links;
+    };
     // Balances: slab roots hashed up front, a hashed page per position, the paths copied.
-    let h0 = hashMessages;
+    const bal = inside();
     const n = b.pageIdx.length;
     if (leafIds.length < n) {
       leafIds = new Int32Array(n);
@@ -1114,26 +1156,38 @@ class MiniRunner implements Runner {
     pageRoots(b.slab, n, leafRoots, 0);
     const slabWords = new Int32Array(b.slab.buffer, b.slab.byteOffset, b.slab.length >>> 2);
     for (let i = 0; i < n; i++) leafIds[i] = hashedLeaf(m.pages, KIND_PAGE, slabWords, i * PAGE_WORDS, leafRoots, 8 * i);
+    let pathAt = performance.now();
+    let hashAt = hashMs;
     const oldBal = m.balRoot;
     m.balRoot = this.#commit(oldBal, BAL_DEPTH, this.balHs, b.pageIdx, leafIds);
-    const balHashes = hashMessages - h0;
+    since(bal, t, pathAt, hashAt);
     mark('balCommit');
-    h0 = hashMessages;
     // Validators: the new pairs hashed together, a node each, the paths copied.
+    const val = inside();
     const p = b.pairIdx.length;
     pairRoots(b.pairMini, p, leafRoots, 0);
     const pairWords = new Int32Array(b.pairMini.buffer, b.pairMini.byteOffset, b.pairMini.length >>> 2);
     for (let i = 0; i < p; i++) leafIds[i] = hashedLeaf(m.pairs, KIND_PAIR, pairWords, i * PAIR_WORDS, leafRoots, 8 * i);
+    pathAt = performance.now();
+    hashAt = hashMs;
     const oldVal = m.valRoot;
     m.valRoot = this.#commit(oldVal, VAL_DEPTH, this.valHs, b.pairIdx, leafIds);
-    const valHashes = hashMessages - h0;
+    since(val, t, pathAt, hashAt);
     mark('valCommit');
     // The old head released.
+    let freed = work.freed;
+    let unlinks = work.unlinks;
     release(m, oldBal);
+    bal.freed = work.freed - freed;
+    bal.unlinks = work.unlinks - unlinks;
     mark('balRelease');
+    freed = work.freed;
+    unlinks = work.unlinks;
     release(m, oldVal);
+    val.freed = work.freed - freed;
+    val.unlinks = work.unlinks - unlinks;
     mark('valRelease');
-    return { wall, cpu, hashes: { bal: balHashes, val: valHashes } };
+    return { wall, cpu, hashes: { bal: bal.hashes, val: val.hashes }, bal, val };
   }
 
   roots(): { bal: Int32Array; val: Int32Array } {
@@ -1368,6 +1422,19 @@ async function main(): Promise<void> {
     console.log(
       `| ${r.name} | ${by.node} | ${fmt(col((s) => s.cpu.balCommit))} | ${fmt(col((s) => s.cpu.balRelease))} | ${fmt(col(bal))} | ${fmt(col((s) => s.cpu.valCommit))} | ${fmt(col((s) => s.cpu.valRelease))} | ${fmt(col(val))} | ${fmt(col(total))} | ${ratio} | ${Number.isNaN(hb.bal) ? '–' : `${hb.bal} / ${hb.val}`} | ${Number.isNaN(by.balance) ? '1.50' : `${by.balance.toFixed(2)} (${by.balancePacked.toFixed(2)})`} | ${Number.isNaN(by.validator) ? '24.00' : `${by.validator.toFixed(2)} (${by.validatorPacked.toFixed(2)})`} |`,
     );
+  }
+  console.log('\ninside the commits (wall ms median): leaves = slab / pair roots hashed + a node each; paths = the copy pass, of which hashing; per block: inner nodes made / off-path links / inner nodes freed / links dropped');
+  for (const r of runners) {
+    const ss = samples.get(r.name)!;
+    if (ss[0]!.bal === undefined) continue;
+    const part = (pick: (s: Sample) => Inside, commit: Part): string => {
+      const xs = ss.map(pick);
+      const leaves = median(xs.map((x) => x.leaves));
+      const paths = median(ss.map((s) => s.wall[commit] - pick(s).leaves));
+      const x = xs[0]!;
+      return `leaves ${leaves.toFixed(2)}, paths ${paths.toFixed(2)} (hashing ${median(xs.map((y) => y.pathHash)).toFixed(2)}); ${x.made} / ${x.links} / ${x.freed} / ${x.unlinks}`;
+    };
+    console.log(`${r.name}: balances ${part((s) => s.bal!, 'balCommit')} | validators ${part((s) => s.val!, 'valCommit')}`);
   }
   console.log('\nwall ms median (min–max): balances total, validators total, block total');
   for (const r of runners) {

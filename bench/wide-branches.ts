@@ -43,16 +43,20 @@
  * layout's roots are checked equal to `core`'s after every block.
  *
  * Rounds are interleaved: each round runs one block per layout, in a
- * rotating order. Hot (default): each layout runs an untimed block just
- * before its timed one, so its pools are as warm as in a loop of blocks.
- * `--cold`: a 64 MiB buffer is written before each timed block, evicting
- * the caches as the peer's runs between ours do in the realistic bench.
+ * rotating order. Hot (default): just before its timed block each layout
+ * commits the same block on a clone and drops that version, so every row
+ * the timed commit and release touch is in cache and its new nodes take
+ * the same slots. `--cold`: a 64 MiB buffer is written before each timed
+ * block, evicting the caches as the peer's runs between ours do in the
+ * realistic bench. `--loop`: each layout runs an untimed block of its own
+ * just before (a loop of blocks in one process: the pools warm, but a new
+ * block's random paths mostly miss).
  * Reported: CPU ms (process.cpuUsage) and wall ms per part, median
  * (min–max) over the rounds; hashes (64-byte messages) per block; bytes of
  * inner nodes per validator and per balance.
  *
  * Usage: node --conditions=source --import tsx --expose-gc bench/wide-branches.ts
- *   [--rounds 30] [--warmup 40] [--cold] [--layouts core,bin,r8,r16,r8root,r16root]
+ *   [--rounds 30] [--warmup 40] [--cold | --loop] [--layouts core,bin,r8,r16,r8root,r16root]
  *   [--validators 20] (log2) [--pages 1024] [--vwrites 128] [--seed 1]
  */
 import { hashInto } from '@ssztree/hasher';
@@ -67,6 +71,8 @@ function arg(name: string, fallback: string): string {
 const ROUNDS = Number(arg('rounds', '30'));
 const WARMUP = Number(arg('warmup', '40'));
 const COLD = process.argv.includes('--cold');
+const LOOP = process.argv.includes('--loop');
+const MODE = COLD ? 'cold' : LOOP ? 'loop' : 'hot';
 const LAYOUTS = arg('layouts', 'core,bin,r8,r16,r8root,r16root').split(',');
 const LOG_V = Number(arg('validators', '20'));
 const PAGE_WRITES = Number(arg('pages', '1024'));
@@ -1094,12 +1100,14 @@ interface Runner {
   readonly name: string;
   /** Applies a block; returns the timings, and leaves the new roots' words in `roots`. */
   block(b: Block, timed: boolean): Sample;
+  /** Commits `b` on a clone of the head and drops the new version again: every row the block's commit touches is then in cache, and its new nodes get the same slots. */
+  rehearse(b: Block): void;
   roots(): { bal: Int32Array; val: Int32Array };
   bytes(): { balance: number; validator: number; balancePacked: number; validatorPacked: number; node: string };
 }
 
-let leafIds = new Int32Array(2048);
-let leafRoots = new Int32Array(8 * 2048);
+let leafIds = new Int32Array(Math.max(2048, PAGE_WRITES));
+let leafRoots = new Int32Array(8 * Math.max(2048, PAGE_WRITES));
 
 class MiniRunner implements Runner {
   readonly name: string;
@@ -1188,6 +1196,22 @@ class MiniRunner implements Runner {
     val.unlinks = work.unlinks - unlinks;
     mark('valRelease');
     return { wall, cpu, hashes: { bal: bal.hashes, val: val.hashes }, bal, val };
+  }
+
+  rehearse(b: Block): void {
+    const m = this.m;
+    const n = b.pageIdx.length;
+    pageRoots(b.slab, n, leafRoots, 0);
+    const slabWords = new Int32Array(b.slab.buffer, b.slab.byteOffset, b.slab.length >>> 2);
+    for (let i = 0; i < n; i++) leafIds[i] = hashedLeaf(m.pages, KIND_PAGE, slabWords, i * PAGE_WORDS, leafRoots, 8 * i);
+    const bal = this.#commit(m.balRoot, BAL_DEPTH, this.balHs, b.pageIdx, leafIds);
+    const p = b.pairIdx.length;
+    pairRoots(b.pairMini, p, leafRoots, 0);
+    const pairWords = new Int32Array(b.pairMini.buffer, b.pairMini.byteOffset, b.pairMini.length >>> 2);
+    for (let i = 0; i < p; i++) leafIds[i] = hashedLeaf(m.pairs, KIND_PAIR, pairWords, i * PAIR_WORDS, leafRoots, 8 * i);
+    const val = this.#commit(m.valRoot, VAL_DEPTH, this.valHs, b.pairIdx, leafIds);
+    release(m, bal);
+    release(m, val);
   }
 
   roots(): { bal: Int32Array; val: Int32Array } {
@@ -1280,6 +1304,21 @@ class CoreRunner implements Runner {
     this.val = nextVal;
     mark('valRelease');
     return { wall, cpu, hashes: { bal: NaN, val: NaN } };
+  }
+
+  rehearse(b: Block): void {
+    const s = this.store;
+    const offsets = Array.from({ length: b.pageIdx.length }, (_, i) => 256 * i);
+    const bal = this.bal.clone();
+    bal.setWidesAtDepth(BAL_DEPTH, b.pageIdx, 3, b.slab, offsets);
+    bal.rootInto(this.out);
+    const nodes: number[] = [];
+    for (let i = 0; i < b.pairIdx.length; i++) nodes.push(s.record(this.pairKind, b.pairCore, PAIR_BYTES * i));
+    const val = this.val.clone();
+    val.setNodesAtDepth(VAL_DEPTH, b.pairIdx, nodes);
+    val.rootInto(this.out);
+    bal.dispose();
+    val.dispose();
   }
 
   roots(): { bal: Int32Array; val: Int32Array } {
@@ -1394,12 +1433,13 @@ async function main(): Promise<void> {
   const samples = new Map<string, Sample[]>(runners.map((r) => [r.name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     gc?.();
-    const warm = COLD ? null : makeBlock(pageMaster, pairMaster);
+    const warm = LOOP ? makeBlock(pageMaster, pairMaster) : null;
     const b = makeBlock(pageMaster, pairMaster);
     for (let q = 0; q < runners.length; q++) {
       const r = runners[(round + q) % runners.length]!;
-      if (warm !== null) r.block(warm, false);
-      else evict();
+      if (MODE === 'loop') r.block(warm!, false);
+      else if (MODE === 'cold') evict();
+      else r.rehearse(b);
       samples.get(r.name)!.push(r.block(b, true));
       await turn();
     }
@@ -1407,7 +1447,8 @@ async function main(): Promise<void> {
   }
   for (const r of runners) if (r instanceof MiniRunner) console.log(`${r.name}: live ${r.live()}`);
   const base = samples.get('bin');
-  console.log(`\n${COLD ? 'cold (64 MiB evicted before each block)' : 'hot'}; ${ROUNDS} rounds after ${WARMUP} warm-up blocks; ${PAGE_WRITES} pages of ${PAGES}, ${VAL_WRITES} validators of ${V}; CPU ms median (min–max)`);
+  const modeText = { cold: 'cold: 64 MiB written before each block', loop: 'loop: each layout ran its previous block just before', hot: 'hot: the same block committed and dropped just before (its rows in cache)' }[MODE];
+  console.log(`\n${modeText}; ${ROUNDS} rounds after ${WARMUP} warm-up blocks; ${PAGE_WRITES} pages of ${PAGES}, ${VAL_WRITES} validators of ${V}; CPU ms median (min–max)`);
   console.log('| layout | node B | balances commit | balances release | balances total | validators commit | validators release | validators total | block total | vs bin (median of paired) | hashes bal / val | B per balance | B per validator |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of runners) {

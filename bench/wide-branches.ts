@@ -73,7 +73,7 @@ const WARMUP = Number(arg('warmup', '40'));
 const COLD = process.argv.includes('--cold');
 const LOOP = process.argv.includes('--loop');
 const MODE = COLD ? 'cold' : LOOP ? 'loop' : 'hot';
-const LAYOUTS = arg('layouts', 'core,bin,r8,r16,r8root,r16root').split(',');
+const LAYOUTS = arg('layouts', 'core,bin,r8,r16,r8root,r16root,binw,r8w,r16w,r8rootw').split(',');
 const LOG_V = Number(arg('validators', '20'));
 const PAGE_WRITES = Number(arg('pages', '1024'));
 const VAL_WRITES = Number(arg('vwrites', '128'));
@@ -110,7 +110,7 @@ function H(input: Uint8Array, output: Uint8Array): void {
 }
 
 /** Work counters of the passes: inner nodes made and freed, off-path children linked (retained) and unlinked (released). */
-const work = { made: 0, links: 0, freed: 0, unlinks: 0 };
+const work = { made: 0, links: 0, freed: 0, unlinks: 0, refills: 0 };
 
 let st8 = new Uint8Array(1 << 16);
 let st32 = new Int32Array(st8.buffer);
@@ -251,13 +251,22 @@ interface LayoutSpec {
   readonly name: string;
   readonly k: number;
   readonly full: boolean;
+  /** Weighted links: each parent row keeps a weight per child, a copy splits the old row's weight instead of counting on the child. */
+  readonly weighted: boolean;
 }
+
+/** Weight of a new link (weighted layouts): a child's count is the sum of its links' weights plus its handles (1 each). */
+const W = 1 << 20;
 
 class Mini {
   readonly spec: LayoutSpec;
   readonly pools: Pool[] = [];
   readonly zeros = new Pool(7, 2, 0, true, 0);
-  readonly branches = new Pool(15, 4, 2, true, 0);
+  readonly branches: Pool;
+  /** Binary rows: [left, right, rc, state] (<< 2), weighted [left, right, rc, state, wLeft, wRight, –, –] (<< 3). */
+  readonly rowShift: number;
+  /** Wide rows, weighted: the weight of child c at wAt + c. */
+  readonly wAt: number;
   readonly wnodes: Pool;
   readonly pages = new Pool(10, 2, 0, true, PAGE_WORDS);
   readonly pairs = new Pool(10, 2, 0, true, PAIR_WORDS);
@@ -276,7 +285,10 @@ class Mini {
     this.radix = spec.k === 0 ? 2 : 1 << spec.k;
     const hashes = spec.full ? this.radix - 1 : 1;
     this.idsAt = 2 + 8 * hashes;
-    this.packedWords = this.idsAt + this.radix;
+    this.wAt = this.idsAt + this.radix;
+    this.packedWords = this.wAt + (spec.weighted ? this.radix : 0);
+    this.rowShift = spec.weighted ? 3 : 2;
+    this.branches = new Pool(15, 1 << this.rowShift, 2, true, 0);
     this.wnodes = new Pool(12, (this.packedWords + 15) & ~15, 0, false, 0);
     for (let k = 0; k < 16; k++) this.pools.push(this.branches);
     this.pools[KIND_ZERO] = this.zeros;
@@ -289,7 +301,7 @@ class Mini {
 
   /** Bytes of one inner node: a binary branch (48), or a wide row (padded, and packed). */
   nodeBytes(padded: boolean): number {
-    if (this.spec.k === 0) return 48;
+    if (this.spec.k === 0) return this.spec.weighted ? (padded ? 64 : 56) : 48;
     return 4 * (padded ? this.wnodes.stride : this.packedWords);
   }
 }
@@ -328,6 +340,22 @@ function rcOf(m: Mini, id: number): number {
   const pool = m.pools[id & 15]!;
   const slot = id >>> 4;
   return pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]!;
+}
+
+function addRc(m: Mini, id: number, by: number): void {
+  const pool = m.pools[id & 15]!;
+  const slot = id >>> 4;
+  pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]! += by;
+}
+
+/** A parent's new link to `id`: +1 on its count, or (weighted) +W and the weight W for the parent's row. */
+function link(m: Mini, id: number): number {
+  if (!m.spec.weighted) {
+    retain(m, id);
+    return 1;
+  }
+  addRc(m, id, W);
+  return W;
 }
 
 function rootWords(m: Mini, id: number): Int32Array {
@@ -410,18 +438,23 @@ function buildBinary(m: Mini, ids: Int32Array, depth: number, leafHeight: number
     const start = m.branches.allocRun(n);
     const next = new Int32Array(n);
     const pool = m.branches;
+    const rs = m.rowShift;
     for (let p = 0; p < n; p++) {
       const slot = start + p;
       const row = pool.meta[slot >>> pool.shift]!;
-      const b = (slot & pool.mask) << 2;
+      const b = (slot & pool.mask) << rs;
       const left = cur[2 * p]!;
       const right = 2 * p + 1 < cur.length ? cur[2 * p + 1]! : (h + leafHeight) << 4;
       row[b] = left;
       row[b + 1] = right;
       row[b + 2] = 0;
       row[b + 3] = 0;
-      retain(m, left);
-      if ((right & 15) !== KIND_ZERO) retain(m, right);
+      const wl = link(m, left);
+      const wr = (right & 15) !== KIND_ZERO ? link(m, right) : 0;
+      if (m.spec.weighted) {
+        row[b + 4] = wl;
+        row[b + 5] = wr;
+      }
       next[p] = (slot << 4) | KIND_BRANCH;
     }
     for (let p0 = 0; p0 < n; p0 += 1 << 14) {
@@ -430,7 +463,7 @@ function buildBinary(m: Mini, ids: Int32Array, depth: number, leafHeight: number
       for (let p = 0; p < c; p++) {
         const slot = start + p0 + p;
         const row = pool.meta[slot >>> pool.shift]!;
-        const b = (slot & pool.mask) << 2;
+        const b = (slot & pool.mask) << rs;
         gatherRoot(m, row[b]!, st32, 16 * p);
         gatherRoot(m, row[b + 1]!, st32, 16 * p + 8);
       }
@@ -478,7 +511,8 @@ function buildWide(m: Mini, ids: Int32Array, depth: number, leafHeight: number):
       for (let c = 0; c < R; c++) {
         const id = p * R + c < cur.length ? cur[p * R + c]! : (h + leafHeight) << 4;
         row[b + idsAt + c] = id;
-        if ((id & 15) !== KIND_ZERO) retain(m, id);
+        const w = (id & 15) !== KIND_ZERO ? link(m, id) : 0;
+        if (m.spec.weighted) row[b + m.wAt + c] = w;
       }
       next[p] = (slot << 4) | KIND_WNODE;
     }
@@ -581,6 +615,7 @@ function findPaths(m: Mini, root: number, depth: number, indices: Int32Array, n:
   const meta = branches.meta;
   const shift = branches.shift;
   const mask = branches.mask;
+  const rs = m.rowShift;
   nodes[0] = root;
   los[0] = 0;
   his[0] = n;
@@ -596,7 +631,7 @@ function findPaths(m: Mini, root: number, depth: number, indices: Int32Array, n:
       if ((node & 15) !== KIND_BRANCH) return false;
       const slot = node >>> 4;
       const row = meta[slot >>> shift]!;
-      const b = (slot & mask) << 2;
+      const b = (slot & mask) << rs;
       const left = row[b]!;
       const right = row[b + 1]!;
       lefts[k] = left;
@@ -677,16 +712,85 @@ function linkLevel(m: Mini, d: number): void {
   }
 }
 
+/**
+ * linkLevel with weighted links: an off-path child's link weight is split
+ * between the old branch's row and the new one (the child is not touched
+ * unless the old weight is down to 1, then the child gets W more).
+ */
+function linkLevelW(m: Mini, d: number): void {
+  const branches = m.branches;
+  const meta = branches.meta;
+  const shift = branches.shift;
+  const mask = branches.mask;
+  const half = d <= 31 ? 1 << (d - 1) : 2 ** (d - 1);
+  let j = levelStart[d - 1]!;
+  const jEnd = levelEnd[d - 1]!;
+  for (let k = levelStart[d]!, end = levelEnd[d]!; k < end; k++) {
+    const base = pathBases[k]!;
+    let left = pathLefts[k]!;
+    let right = pathRights[k]!;
+    const old = pathNodes[k]! >>> 4;
+    const om = meta[old >>> shift]!;
+    const ob = (old & mask) << 3;
+    let wl = 0;
+    let wr = 0;
+    if (j < jEnd && pathBases[j] === base) {
+      left = made[j++]!;
+      addRc(m, left, W);
+      wl = W;
+    } else if ((left & 15) !== KIND_ZERO) {
+      work.links++;
+      const w = om[ob + 4]!;
+      if (w > 1) {
+        wl = w >>> 1;
+        om[ob + 4] = w - wl;
+      } else {
+        addRc(m, left, W);
+        wl = W;
+        work.refills++;
+      }
+    }
+    if (j < jEnd && pathBases[j] === base + half) {
+      right = made[j++]!;
+      addRc(m, right, W);
+      wr = W;
+    } else if ((right & 15) !== KIND_ZERO) {
+      work.links++;
+      const w = om[ob + 5]!;
+      if (w > 1) {
+        wr = w >>> 1;
+        om[ob + 5] = w - wr;
+      } else {
+        addRc(m, right, W);
+        wr = W;
+        work.refills++;
+      }
+    }
+    work.made++;
+    const slot = branches.alloc();
+    const row = meta[slot >>> shift]!;
+    const b = (slot & mask) << 3;
+    row[b] = left;
+    row[b + 1] = right;
+    row[b + 2] = 0;
+    row[b + 3] = 0;
+    row[b + 4] = wl;
+    row[b + 5] = wr;
+    made[k] = (slot << 4) | KIND_BRANCH;
+  }
+}
+
 function hashLevel(m: Mini, d: number): void {
   const start = levelStart[d]!;
   const count = levelEnd[d]! - start;
   staging(64 * count);
   const st = st32;
   const branches = m.branches;
+  const rs = m.rowShift;
   for (let k = 0, s = 0; k < count; k++, s += 16) {
     const slot = made[start + k]! >>> 4;
     const row = branches.meta[slot >>> branches.shift]!;
-    const b = (slot & branches.mask) << 2;
+    const b = (slot & branches.mask) << rs;
     gatherRoot(m, row[b]!, st, s);
     gatherRoot(m, row[b + 1]!, st, s + 8);
   }
@@ -705,8 +809,10 @@ function hashLevel(m: Mini, d: number): void {
 function copyBinary(m: Mini, root: number, depth: number, indices: Int32Array, n: number, leaves: Int32Array): number {
   if (!findPaths(m, root, depth, indices, n)) throw new Error('path through a non-branch');
   made.set(leaves.subarray(0, n), levelStart[0]!);
+  const weighted = m.spec.weighted;
   for (let d = 1; d <= depth; d++) {
-    linkLevel(m, d);
+    if (weighted) linkLevelW(m, d);
+    else linkLevel(m, d);
     hashLevel(m, d);
   }
   return made[0]!;
@@ -785,6 +891,7 @@ function linkWideLevel(m: Mini, L: number, j: number): void {
   // Full rows keep the inner hashes below the root (heap 2 .. R - 1): copied, then the path's rewritten.
   const hashFrom = 10;
   const hashTo = m.spec.full ? 2 + 8 * (R - 1) : 10;
+  const weighted = m.spec.weighted;
   let cj = levelStart[L - 1]!;
   for (let k = levelStart[L]!, end = levelEnd[L]!; k < end; k++) {
     const old = pathNodes[k]! >>> 4;
@@ -798,6 +905,36 @@ function linkWideLevel(m: Mini, L: number, j: number): void {
     nm[nb + 1] = j << 8;
     for (let w = hashFrom; w < hashTo; w++) nm[nb + w] = om[ob + w]!;
     const bits = pathMasks[k]!;
+    if (weighted) {
+      const wAt = m.wAt;
+      for (let c = 0; c < R; c++) {
+        let child: number;
+        let w = 0;
+        if (((bits >>> c) & 1) !== 0) {
+          child = made[cj++]!;
+          addRc(m, child, W);
+          w = W;
+        } else {
+          child = om[ob + idsAt + c]!;
+          if ((child & 15) !== KIND_ZERO) {
+            work.links++;
+            const ow = om[ob + wAt + c]!;
+            if (ow > 1) {
+              w = ow >>> 1;
+              om[ob + wAt + c] = ow - w;
+            } else {
+              addRc(m, child, W);
+              w = W;
+              work.refills++;
+            }
+          }
+        }
+        nm[nb + idsAt + c] = child;
+        nm[nb + wAt + c] = w;
+      }
+      made[k] = (slot << 4) | KIND_WNODE;
+      continue;
+    }
     for (let c = 0; c < R; c++) {
       let child: number;
       if (((bits >>> c) & 1) !== 0) {
@@ -979,6 +1116,45 @@ function freeBinary(m: Mini, id: number): void {
   }
 }
 
+/** freeBinary with weighted links: a child's count drops by the link's weight. */
+function freeBinaryW(m: Mini, id: number): void {
+  const pools = m.pools;
+  const branches = m.branches;
+  const bMeta = branches.meta;
+  const bShift = branches.shift;
+  const bMask = branches.mask;
+  let sp = push(0, id);
+  while (sp > 0) {
+    const x = stack[--sp]!;
+    if ((x & 15) !== KIND_BRANCH) {
+      freeRow(m, x);
+      continue;
+    }
+    const slot = x >>> 4;
+    const row = bMeta[slot >>> bShift]!;
+    const base = (slot & bMask) << 3;
+    for (let c = 0; c < 2; c++) {
+      const child = row[base + c]!;
+      const kind = child & 15;
+      if (kind === KIND_ZERO) continue;
+      work.unlinks++;
+      const w = row[base + 4 + c]!;
+      if (kind === KIND_BRANCH) {
+        const cs = child >>> 4;
+        if ((bMeta[cs >>> bShift]![((cs & bMask) << 3) + 2]! -= w) === 0) sp = push(sp, child);
+        continue;
+      }
+      const pool = pools[kind]!;
+      const cs = child >>> 4;
+      if ((pool.meta[cs >>> pool.shift]![(cs & pool.mask) << 1]! -= w) === 0) freeRow(m, child);
+    }
+    work.freed++;
+    branches.live--;
+    row[base + 3] = FLAG_FREE;
+    branches.recycle(slot);
+  }
+}
+
 /** The same for wide rows: a node's span and children read from its row. */
 function freeWide(m: Mini, id: number): void {
   const pools = m.pools;
@@ -988,6 +1164,8 @@ function freeWide(m: Mini, id: number): void {
   const mask = pool.mask;
   const stride = pool.stride;
   const idsAt = m.idsAt;
+  const weighted = m.spec.weighted;
+  const wAt = m.wAt;
   let sp = push(0, id);
   while (sp > 0) {
     const x = stack[--sp]!;
@@ -1004,14 +1182,15 @@ function freeWide(m: Mini, id: number): void {
       const kind = child & 15;
       if (kind === KIND_ZERO) continue;
       work.unlinks++;
+      const w = weighted ? row[b + wAt + c]! : 1;
       if (kind === KIND_WNODE) {
         const cs = child >>> 4;
-        if (--meta[cs >>> shift]![(cs & mask) * stride]! === 0) sp = push(sp, child);
+        if ((meta[cs >>> shift]![(cs & mask) * stride]! -= w) === 0) sp = push(sp, child);
         continue;
       }
       const cp = pools[kind]!;
       const cs = child >>> 4;
-      if (--cp.meta[cs >>> cp.shift]![(cs & cp.mask) << 1]! === 0) freeRow(m, child);
+      if ((cp.meta[cs >>> cp.shift]![(cs & cp.mask) << 1]! -= w) === 0) freeRow(m, child);
     }
     work.freed++;
     pool.live--;
@@ -1025,7 +1204,7 @@ function release(m: Mini, id: number): void {
   const slot = id >>> 4;
   const row = pool.meta[slot >>> pool.shift]!;
   const at = (slot & pool.mask) * pool.stride + pool.rcAt;
-  if (--row[at]! === 0) (m.spec.k === 0 ? freeBinary : freeWide)(m, id);
+  if (--row[at]! === 0) (m.spec.k !== 0 ? freeWide : m.spec.weighted ? freeBinaryW : freeBinary)(m, id);
 }
 
 // ------------------------------------------------------------------ blocks
@@ -1080,6 +1259,7 @@ const PARTS = ['balCommit', 'balRelease', 'valCommit', 'valRelease'] as const;
 type Part = (typeof PARTS)[number];
 /** Inside the miniatures' commits (wall ms): the leaves (slab or pair roots hashed, a node each), and the path pass's hashing. */
 interface Inside {
+  refills: number;
   leaves: number;
   pathHash: number;
   hashes: number;
@@ -1114,10 +1294,12 @@ class MiniRunner implements Runner {
   readonly m: Mini;
   readonly balHs: number[];
   readonly valHs: number[];
+  readonly builtLive: string;
   constructor(spec: LayoutSpec, shared: Shared) {
     this.name = spec.name;
     this.m = new Mini(spec);
     buildMini(this.m, shared.pageData, shared.pageRoots, shared.pairData, shared.pairRoots);
+    this.builtLive = this.live();
     this.balHs = nodeHeights(BAL_DEPTH, spec.k);
     this.valHs = nodeHeights(VAL_DEPTH, spec.k);
   }
@@ -1146,13 +1328,14 @@ class MiniRunner implements Runner {
       c = c2;
     };
     void timed;
-    const inside = (): Inside => ({ leaves: 0, pathHash: 0, hashes: hashMessages, made: work.made, links: work.links, freed: 0, unlinks: 0 });
+    const inside = (): Inside => ({ refills: work.refills, leaves: 0, pathHash: 0, hashes: hashMessages, made: work.made, links: work.links, freed: 0, unlinks: 0 });
     const since = (x: Inside, leavesAt: number, pathAt: number, hashAt: number): void => {
       x.leaves = pathAt - leavesAt;
       x.pathHash = hashMs - hashAt;
       x.hashes = hashMessages - x.hashes;
       x.made = work.made - x.made;
       x.links = work.links - x.links;
+      x.refills = work.refills - x.refills;
     };
     // Balances: slab roots hashed up front, a hashed page per position, the paths copied.
     const bal = inside();
@@ -1381,11 +1564,15 @@ function makeShared(): Shared {
 // ------------------------------------------------------------------ main
 
 const SPECS: Record<string, LayoutSpec> = {
-  bin: { name: 'bin', k: 0, full: true },
-  r8: { name: 'r8', k: 3, full: true },
-  r16: { name: 'r16', k: 4, full: true },
-  r8root: { name: 'r8root', k: 3, full: false },
-  r16root: { name: 'r16root', k: 4, full: false },
+  bin: { name: 'bin', k: 0, full: true, weighted: false },
+  r8: { name: 'r8', k: 3, full: true, weighted: false },
+  r16: { name: 'r16', k: 4, full: true, weighted: false },
+  r8root: { name: 'r8root', k: 3, full: false, weighted: false },
+  r16root: { name: 'r16root', k: 4, full: false, weighted: false },
+  binw: { name: 'binw', k: 0, full: true, weighted: true },
+  r8w: { name: 'r8w', k: 3, full: true, weighted: true },
+  r16w: { name: 'r16w', k: 4, full: true, weighted: true },
+  r8rootw: { name: 'r8rootw', k: 3, full: false, weighted: true },
 };
 
 const evictBuf = new Int32Array(16 << 20); // 64 MiB
@@ -1445,7 +1632,8 @@ async function main(): Promise<void> {
     }
     check();
   }
-  for (const r of runners) if (r instanceof MiniRunner) console.log(`${r.name}: live ${r.live()}`);
+  // Each block replaces what it frees one for one: the pools' live counts are back to the build's.
+  for (const r of runners) if (r instanceof MiniRunner && r.live() !== r.builtLive) throw new Error(`${r.name}: live ${r.live()} after the blocks, ${r.builtLive} built`);
   const base = samples.get('bin');
   const modeText = { cold: 'cold: 64 MiB written before each block', loop: 'loop: each layout ran its previous block just before', hot: 'hot: the same block committed and dropped just before (its rows in cache)' }[MODE];
   console.log(`\n${modeText}; ${ROUNDS} rounds after ${WARMUP} warm-up blocks; ${PAGE_WRITES} pages of ${PAGES}, ${VAL_WRITES} validators of ${V}; CPU ms median (min–max)`);
@@ -1473,7 +1661,8 @@ async function main(): Promise<void> {
       const leaves = median(xs.map((x) => x.leaves));
       const paths = median(ss.map((s) => s.wall[commit] - pick(s).leaves));
       const x = xs[0]!;
-      return `leaves ${leaves.toFixed(2)}, paths ${paths.toFixed(2)} (hashing ${median(xs.map((y) => y.pathHash)).toFixed(2)}); ${x.made} / ${x.links} / ${x.freed} / ${x.unlinks}`;
+      const refills = r.name.endsWith('w') ? ` (${median(xs.map((y) => y.refills))} touching the child)` : '';
+      return `leaves ${leaves.toFixed(2)}, paths ${paths.toFixed(2)} (hashing ${median(xs.map((y) => y.pathHash)).toFixed(2)}); ${x.made} / ${x.links}${refills} / ${x.freed} / ${x.unlinks}`;
     };
     console.log(`${r.name}: balances ${part((s) => s.bal!, 'balCommit')} | validators ${part((s) => s.val!, 'valCommit')}`);
   }

@@ -1330,7 +1330,7 @@ class MiniRunner implements Runner {
     void timed;
     const inside = (): Inside => ({ refills: work.refills, leaves: 0, pathHash: 0, hashes: hashMessages, made: work.made, links: work.links, freed: 0, unlinks: 0 });
     const since = (x: Inside, leavesAt: number, pathAt: number, hashAt: number): void => {
-      x.leaves = pathAt - leavesAt;
+      x.leaves = pathAt - leavesAt; // CPU ms
       x.pathHash = hashMs - hashAt;
       x.hashes = hashMessages - x.hashes;
       x.made = work.made - x.made;
@@ -1347,11 +1347,11 @@ class MiniRunner implements Runner {
     pageRoots(b.slab, n, leafRoots, 0);
     const slabWords = new Int32Array(b.slab.buffer, b.slab.byteOffset, b.slab.length >>> 2);
     for (let i = 0; i < n; i++) leafIds[i] = hashedLeaf(m.pages, KIND_PAGE, slabWords, i * PAGE_WORDS, leafRoots, 8 * i);
-    let pathAt = performance.now();
+    let pathAt = cpuMs();
     let hashAt = hashMs;
     const oldBal = m.balRoot;
     m.balRoot = this.#commit(oldBal, BAL_DEPTH, this.balHs, b.pageIdx, leafIds);
-    since(bal, t, pathAt, hashAt);
+    since(bal, c, pathAt, hashAt);
     mark('balCommit');
     // Validators: the new pairs hashed together, a node each, the paths copied.
     const val = inside();
@@ -1359,11 +1359,11 @@ class MiniRunner implements Runner {
     pairRoots(b.pairMini, p, leafRoots, 0);
     const pairWords = new Int32Array(b.pairMini.buffer, b.pairMini.byteOffset, b.pairMini.length >>> 2);
     for (let i = 0; i < p; i++) leafIds[i] = hashedLeaf(m.pairs, KIND_PAIR, pairWords, i * PAIR_WORDS, leafRoots, 8 * i);
-    pathAt = performance.now();
+    pathAt = cpuMs();
     hashAt = hashMs;
     const oldVal = m.valRoot;
     m.valRoot = this.#commit(oldVal, VAL_DEPTH, this.valHs, b.pairIdx, leafIds);
-    since(val, t, pathAt, hashAt);
+    since(val, c, pathAt, hashAt);
     mark('valCommit');
     // The old head released.
     let freed = work.freed;
@@ -1652,14 +1652,14 @@ async function main(): Promise<void> {
       `| ${r.name} | ${by.node} | ${fmt(col((s) => s.cpu.balCommit))} | ${fmt(col((s) => s.cpu.balRelease))} | ${fmt(col(bal))} | ${fmt(col((s) => s.cpu.valCommit))} | ${fmt(col((s) => s.cpu.valRelease))} | ${fmt(col(val))} | ${fmt(col(total))} | ${ratio} | ${Number.isNaN(hb.bal) ? '–' : `${hb.bal} / ${hb.val}`} | ${Number.isNaN(by.balance) ? '1.50' : `${by.balance.toFixed(2)} (${by.balancePacked.toFixed(2)})`} | ${Number.isNaN(by.validator) ? '24.00' : `${by.validator.toFixed(2)} (${by.validatorPacked.toFixed(2)})`} |`,
     );
   }
-  console.log('\ninside the commits (wall ms median): leaves = slab / pair roots hashed + a node each; paths = the copy pass, of which hashing; per block: inner nodes made / off-path links / inner nodes freed / links dropped');
+  console.log('\ninside the commits (CPU ms median; hashing: wall ms in hashInto): leaves = slab / pair roots hashed + a node each; paths = the copy pass, of which hashing; per block: inner nodes made / off-path links / inner nodes freed / links dropped');
   for (const r of runners) {
     const ss = samples.get(r.name)!;
     if (ss[0]!.bal === undefined) continue;
     const part = (pick: (s: Sample) => Inside, commit: Part): string => {
       const xs = ss.map(pick);
       const leaves = median(xs.map((x) => x.leaves));
-      const paths = median(ss.map((s) => s.wall[commit] - pick(s).leaves));
+      const paths = median(ss.map((s) => s.cpu[commit] - pick(s).leaves));
       const x = xs[0]!;
       const refills = r.name.endsWith('w') ? ` (${median(xs.map((y) => y.refills))} touching the child)` : '';
       return `leaves ${leaves.toFixed(2)}, paths ${paths.toFixed(2)} (hashing ${median(xs.map((y) => y.pathHash)).toFixed(2)}); ${x.made} / ${x.links}${refills} / ${x.freed} / ${x.unlinks}`;

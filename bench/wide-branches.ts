@@ -31,6 +31,13 @@
  * - `r8root`, `r16root`: the same nodes keeping only their root hash (and
  *   child ids): smaller rows, but a written node rehashes all its 7 or 15
  *   internal messages from all its children's roots.
+ * - `binw`, `r8w`, `r16w`, `r8rootw`: weighted links (weighted reference
+ *   counting): a row keeps a weight per child link and a child's count is
+ *   the sum of its links' weights (plus 1 per handle); a copy splits the
+ *   old row's weight with the new row instead of counting on the child,
+ *   which is touched only when the weight is down to 1 (it then gets
+ *   W = 2^20 more); the release subtracts the link's weight. Binary rows
+ *   grow to [left, right, rc, state, wLeft, wRight, –, –].
  * - `core`: the real @ssztree/core on the same writes (calibration of
  *   `bin`): a `Tree` built by `fromPages` / `recordPairTreeFromBytes`, the
  *   balances written by `setWidesAtDepth` on a clone (copiedWides.ts: a
@@ -39,8 +46,10 @@
  *   `dispose()`; a task turn after each block.
  *
  * Every layout gets the same blocks (balances' slab roots and the new pairs'
- * roots are hashed inside the timed commit in all of them) and every
- * layout's roots are checked equal to `core`'s after every block.
+ * roots are hashed inside the timed commit in all of them), every layout's
+ * roots are checked equal to the first layout's after every round, and the
+ * miniatures' live node counts equal the build's after the run (each block
+ * frees what it replaces).
  *
  * Rounds are interleaved: each round runs one block per layout, in a
  * rotating order. Hot (default): just before its timed block each layout
@@ -51,12 +60,18 @@
  * realistic bench. `--loop`: each layout runs an untimed block of its own
  * just before (a loop of blocks in one process: the pools warm, but a new
  * block's random paths mostly miss).
- * Reported: CPU ms (process.cpuUsage) and wall ms per part, median
- * (min–max) over the rounds; hashes (64-byte messages) per block; bytes of
- * inner nodes per validator and per balance.
+ * Reported: CPU ms (process.cpuUsage) per part, median (min–max) over the
+ * rounds, and the median of the block totals' paired ratios against `bin`;
+ * hashes (64-byte messages) per block; bytes of inner nodes per validator
+ * and per balance (rows as padded here, packed in brackets); inside the
+ * miniatures' commits, the leaves' and the paths' CPU ms, the wall ms of
+ * their `hashInto` calls, and nodes made / off-path links / nodes freed /
+ * links dropped per block; wall ms per part. Results and their reading:
+ * docs/CORE.md, "Wider inner nodes: what they would save".
  *
  * Usage: node --conditions=source --import tsx --expose-gc bench/wide-branches.ts
- *   [--rounds 30] [--warmup 40] [--cold | --loop] [--layouts core,bin,r8,r16,r8root,r16root]
+ *   [--rounds 30] [--warmup 40] [--cold | --loop]
+ *   [--layouts core,bin,r8,r16,r8root,r16root,binw,r8w,r16w,r8rootw]
  *   [--validators 20] (log2) [--pages 1024] [--vwrites 128] [--seed 1]
  */
 import { hashInto } from '@ssztree/hasher';
@@ -334,12 +349,6 @@ function retain(m: Mini, id: number): void {
   const pool = m.pools[id & 15]!;
   const slot = id >>> 4;
   pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]!++;
-}
-
-function rcOf(m: Mini, id: number): number {
-  const pool = m.pools[id & 15]!;
-  const slot = id >>> 4;
-  return pool.meta[slot >>> pool.shift]![(slot & pool.mask) * pool.stride + pool.rcAt]!;
 }
 
 function addRc(m: Mini, id: number, by: number): void {

@@ -6,8 +6,9 @@
  *
  * `findOwnedPaths` goes down from an owned root, level by level, to the
  * level `stop` levels above the written positions, recording each level's
- * path nodes in position order with the range of the batch below each. It
- * changes nothing, and says no (false) when a path node is not a branch or
+ * path nodes in position order with the range of the batch below each and
+ * each one's place under its parent, and the children beside the paths
+ * (copiedWides.ts links and hashes those). It changes nothing, and says no (false) when a path node is not a branch or
  * a child on a path is not held by its parent's link alone: the caller then
  * hands the batch to the walk. `hashOwnedPaths`, once the caller has
  * rewritten what lies below, hashes the recorded branch levels bottom up,
@@ -33,7 +34,7 @@ import { soleLink } from './inPlace.js';
 import { FLAG_PENDING } from '../nodes/pool.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
-/** Scratch entries kept between batches (40 bytes each: ~2.5 MiB); a larger batch's scratch is dropped after it, or by the next batch if it did not qualify. */
+/** Scratch entries kept between batches (48 bytes each, the beside lists counted: ~3 MiB); a larger batch's scratch is dropped after it, or by the next batch if it did not qualify. */
 const RETAINED_ENTRIES = 1 << 16;
 
 /** The path nodes, level after level from the root down; entry k's batch range [lo, hi) and first position below. */

@@ -2,10 +2,13 @@
  * `Pool.allocRuns` on fragmented pages: a page scanned to the end keeps the
  * longest stretch left there as a bound, and requests larger than it (large
  * ones: MIN_RUN; small ones: the whole request) skip it until a slot of it
- * is recycled; runs never hand out a live slot.
+ * is recycled; runs never hand out a live slot. `Pool.allocIds` (many slots
+ * off the free stack in one loop) hands out each free slot once, however
+ * often it is listed, and gives every slot back when it throws.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CoreError } from '../src/errors.js';
 import { FLAG_FREE, Pool } from '../src/nodes/pool.js';
 
 function freeSlot(pool: Pool, slot: number): void {
@@ -193,6 +196,7 @@ describe('Pool runs and single slots, random sequences', () => {
             fc.record({ kind: fc.constant('one' as const) }),
             fc.record({ kind: fc.constant('runs' as const), count: fc.integer({ min: 2, max: 700 }) }),
             fc.record({ kind: fc.constant('free' as const), seed: fc.nat(), count: fc.integer({ min: 1, max: 400 }) }),
+            fc.record({ kind: fc.constant('ids' as const), count: fc.integer({ min: 1, max: 700 }), back: fc.nat({ max: 50 }) }),
           ),
           { minLength: 1, maxLength: 60 },
         ),
@@ -222,6 +226,19 @@ describe('Pool runs and single slots, random sequences', () => {
               }
               expect(total).toBe(op.count);
               for (const s of slotsOf(runs)) hand(s);
+            } else if (op.kind === 'ids') {
+              // Claimed as taken (state 0); the last `back` of them given back at once.
+              const out = new Int32Array(op.count + 2).fill(-1);
+              pool.allocIds(out, 1, op.count + 1);
+              expect(out[0]).toBe(-1);
+              expect(out[op.count + 1]).toBe(-1);
+              const keep = Math.max(0, op.count - op.back);
+              pool.giveBack(out, 1 + keep, op.count + 1);
+              for (let i = 1; i <= keep; i++) {
+                expect(out[i]! & 15).toBe(1);
+                expect(pool.state(out[i]! >>> 4)).toBe(0);
+                hand(out[i]! >>> 4);
+              }
             } else {
               let x = op.seed | 1;
               for (let k = 0; k < op.count && live.length > 0; k++) {
@@ -244,5 +261,42 @@ describe('Pool runs and single slots, random sequences', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('Pool.allocIds', () => {
+  it('hands out each free slot once when it is listed twice, the most recently freed first, then grows', () => {
+    const pool = new Pool({ kind: 1, pageShift: 8, links: true });
+    for (let i = 0; i < 512; i++) pool.setState(pool.alloc(), 0);
+    for (let s = 0; s < 256; s++) freeSlot(pool, s);
+    // A bulk request takes page 0 whole (its stack entries go stale), which is freed again: every slot listed twice.
+    for (const s of slotsOf(pool.allocRuns(256))) pool.setState(s, 0);
+    for (let s = 255; s >= 0; s--) freeSlot(pool, s);
+    expect(pool.free.length).toBeGreaterThan(pool.recyclable);
+    const out = new Int32Array(300);
+    pool.allocIds(out, 0, 300);
+    const slots = Array.from(out, (id) => id >>> 4);
+    expect(slots.slice(0, 256)).toEqual(Array.from({ length: 256 }, (_, i) => i));
+    expect(slots.slice(256)).toEqual(Array.from({ length: 44 }, (_, i) => 512 + i));
+    expect(new Set(slots).size).toBe(300);
+    expect(pool.recyclable).toBe(0);
+    expect(pool.live).toBe(556);
+  });
+
+  it('gives every slot back when the pool cannot grow', () => {
+    const pool = new Pool({ kind: 1, pageShift: 8, links: true });
+    for (let i = 0; i < 256; i++) pool.setState(pool.alloc(), 0);
+    for (let s = 0; s < 256; s += 2) freeSlot(pool, s);
+    pool.alloc = () => {
+      throw new CoreError('STORE_FULL', 'test');
+    };
+    const out = new Int32Array(200);
+    expect(() => pool.allocIds(out, 0, 200)).toThrow(CoreError);
+    expect(pool.live).toBe(128);
+    expect(pool.recyclable).toBe(128);
+    for (let s = 0; s < 256; s++) expect(pool.state(s)).toBe(s % 2 === 0 ? FLAG_FREE : 0);
+    // All 128 can be taken again.
+    pool.allocIds(out, 0, 128);
+    expect(new Set(Array.from(out.subarray(0, 128), (id) => id >>> 4)).size).toBe(128);
   });
 });

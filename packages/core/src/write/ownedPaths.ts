@@ -6,8 +6,9 @@
  *
  * `findOwnedPaths` goes down from an owned root, level by level, to the
  * level `stop` levels above the written positions, recording each level's
- * path nodes in position order with the range of the batch below each. It
- * changes nothing, and says no (false) when a path node is not a branch or
+ * path nodes in position order with the range of the batch below each and
+ * each one's place under its parent, and the children beside the paths
+ * (copiedWides.ts links and hashes those). It changes nothing, and says no (false) when a path node is not a branch or
  * a child on a path is not held by its parent's link alone: the caller then
  * hands the batch to the walk. `hashOwnedPaths`, once the caller has
  * rewritten what lies below, hashes the recorded branch levels bottom up,
@@ -33,7 +34,7 @@ import { soleLink } from './inPlace.js';
 import { FLAG_PENDING } from '../nodes/pool.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
-/** Scratch entries kept between batches (28 bytes each: ~1.8 MiB); a larger batch's scratch is dropped after it, or by the next batch if it did not qualify. */
+/** Scratch entries kept between batches (48 bytes each, the beside lists counted: ~3 MiB); a larger batch's scratch is dropped after it, or by the next batch if it did not qualify. */
 const RETAINED_ENTRIES = 1 << 16;
 
 /** The path nodes, level after level from the root down; entry k's batch range [lo, hi) and first position below. */
@@ -44,6 +45,15 @@ export let pathBases = new Float64Array(1024);
 /** Entry k's children, read going down so that hashing going up does not read its row again. */
 export let pathLefts = new Int32Array(1024);
 export let pathRights = new Int32Array(1024);
+/** Entry k's place below its parent p (k > 0): the half 2p (left child) or 2p + 1 (right child). */
+export let pathUps = new Int32Array(1024);
+/** The halves (2p + side) of path nodes whose child there is beside the paths, `besideCount` of them, level by level. */
+export let besideHalves = new Int32Array(2048);
+/** The children there (besideIds[b] at besideHalves[b]). */
+export let besideIds = new Int32Array(2048);
+export let besideCount = 0;
+/** besideStart[d]: the first of besideHalves / besideIds under the path nodes of level d (those of level d run to besideStart[d - 1]). */
+export const besideStart = new Int32Array(65);
 /** levelStart[d] .. levelEnd[d]: the entries of the path nodes d levels above the written positions. */
 export const levelStart = new Int32Array(65);
 export const levelEnd = new Int32Array(65);
@@ -57,6 +67,9 @@ function ensure(size: number): void {
   pathBases = new Float64Array(n);
   pathLefts = new Int32Array(n);
   pathRights = new Int32Array(n);
+  pathUps = new Int32Array(n);
+  besideHalves = new Int32Array(2 * n);
+  besideIds = new Int32Array(2 * n);
 }
 
 /** True when `id` waits for the flush to hash it (zero subtrees never do). */
@@ -86,21 +99,25 @@ function listPendingKinds(store: NodeStore): void {
 }
 
 /**
- * The next level's entry w for `child`, whose part of the batch is [lo, hi)
- * from position `base`: returns w + 1 when that part is not empty (the child
- * is on a path), w when it is (the child is beside the paths: noted if it
- * is pending). Whether a child on a path is held by its parent's link alone
- * is checked when its own level is read (`findOwnedPaths`), not here.
+ * The next level's entry w for `child`, at `half` of its parent, whose part
+ * of the batch is [lo, hi) from position `base`: returns w + 1 when that
+ * part is not empty (the child is on a path), w when it is (the child is
+ * beside the paths: its half listed, and noted if it is pending). Whether a
+ * child on a path is held by its parent's link alone is checked when its
+ * own level is read (`findOwnedPaths`), not here.
  */
-function takeChild(store: NodeStore, child: NodeId, lo: number, hi: number, base: number, w: number): number {
+function takeChild(store: NodeStore, child: NodeId, half: number, lo: number, hi: number, base: number, w: number): number {
   if (hi === lo) {
     if (mayPend[child & 15] !== 0 && isPending(store, child)) pendingBeside = true;
+    besideHalves[besideCount] = half;
+    besideIds[besideCount++] = child;
     return w;
   }
   pathNodes[w] = child;
   pathLos[w] = lo;
   pathHis[w] = hi;
   pathBases[w] = base;
+  pathUps[w] = half;
   return w + 1;
 }
 
@@ -136,6 +153,7 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
   levelStart[depth] = 0;
   levelEnd[depth] = 1;
   pendingBeside = false;
+  besideCount = 0;
   // A path node below the root must be held by its parent's link alone. That count sits in the node's
   // own meta row, next to the links read here, so it is checked when the node's level is read (the last
   // level's in one pass at the end): each level's row loads then depend only on the level above, and
@@ -145,7 +163,9 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
     const half = d <= 31 ? 1 << (d - 1) : 2 ** (d - 1);
     const end = levelEnd[d]!;
     const below = d < depth && checkLinks;
-    let w = end;
+    // The level's rows first, in a loop of their own: its loads are independent of one another and
+    // nothing in it branches on data, so their cache misses overlap (the splits below branch on the
+    // positions, and a mispredicted branch there would discard the loads issued after it).
     for (let k = levelStart[d]!; k < end; k++) {
       const node = nodes[k]!;
       if ((node & 15) !== KIND_BRANCH) return false;
@@ -153,10 +173,12 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
       const m = meta[slot >>> shift]!;
       const b = (slot & mask) << 2;
       if (below && m[b + 2]! !== 1) return false;
-      const left = m[b]!;
-      const right = m[b + 1]!;
-      lefts[k] = left;
-      rights[k] = right;
+      lefts[k] = m[b]!;
+      rights[k] = m[b + 1]!;
+    }
+    let w = end;
+    besideStart[d] = besideCount;
+    for (let k = levelStart[d]!; k < end; k++) {
       const lo = los[k]!;
       const hi = his[k]!;
       const base = bases[k]!;
@@ -172,12 +194,13 @@ export function findOwnedPaths(store: NodeStore, root: NodeId, depth: number, in
           else top = c;
         }
       }
-      w = takeChild(store, left, lo, split, base, w);
-      w = takeChild(store, right, split, hi, mid, w);
+      w = takeChild(store, lefts[k]!, 2 * k, lo, split, base, w);
+      w = takeChild(store, rights[k]!, 2 * k + 1, split, hi, mid, w);
     }
     levelStart[d - 1] = end;
     levelEnd[d - 1] = w;
   }
+  besideStart[stop] = besideCount;
   if (checkLinks && stop < depth) for (let k = levelStart[stop]!, end = levelEnd[stop]!; k < end; k++) if (!soleLink(store, nodes[k]!)) return false;
   return true;
 }
@@ -246,5 +269,8 @@ export function hashOwnedPaths(store: NodeStore, depth: number, stop: number): v
     pathBases = new Float64Array(1024);
     pathLefts = new Int32Array(1024);
     pathRights = new Int32Array(1024);
+    pathUps = new Int32Array(1024);
+    besideHalves = new Int32Array(2048);
+    besideIds = new Int32Array(2048);
   }
 }

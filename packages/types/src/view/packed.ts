@@ -65,6 +65,12 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #words: Int32Array;
   #orig: Int32Array;
   #top = 0;
+  /**
+   * Elements [0, flat) lie at byte i << elemShift of the slab, every page of them dirty: set when
+   * `#loadAllPages` puts page p at p·pageBytes, 0 again at flush. `get` and `set` then skip the page
+   * lookup (a block's 2^15 participation flags OR-ed in after the load at its first write).
+   */
+  #flat = 0;
   /** Pages [0, lazyPages) were all loaded from the page table without a copy into `#orig` (`#loadAllPages`). */
   #lazyPages = 0;
   /** One committed page's words, for comparing a lazily loaded page (`#committedSource`). */
@@ -223,6 +229,15 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   }
 
   get(i: number): V {
+    // Every page loaded in order (`#flat`): element i at byte i << elemShift of the slab — a bounds check and a read.
+    if (typeof i === 'number' && i >>> 0 === i && i < this.#flat && !this._tree.disposed) {
+      return this.#bytes ? (this.#slab[i] as V) : this.#elem._peek(this.#slab, this.#dv, i << this.#elemShift);
+    }
+    return this.#getPaged(i);
+  }
+
+  /** `get` through the dirty-page table and the read cache (pages not all loaded, or an index to check). */
+  #getPaged(i: number): V {
     // The common case (an index below 2^31 of a live view) in a few typed-array operations; the rest checks first.
     if (!(typeof i === 'number' && (i | 0) === i && i >= 0 && i < this.#length) || this._tree.disposed) this.#check(i);
     const p = i < 2 ** 31 ? i >>> this.#pageShift : Math.floor(i / this.#perPage);
@@ -238,6 +253,20 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   }
 
   set(i: number, value: V): void {
+    // Every page loaded in order (`#flat`): the element stored (or found equal) at byte i << elemShift.
+    if (typeof i === 'number' && i >>> 0 === i && i < this.#flat && !this._tree.disposed) {
+      if (this.#bytes) {
+        if (typeof value === 'number' && (value & 0xff) === value) {
+          this.#slab[i] = value;
+          return;
+        }
+      } else if (this.#elem._put(this.#slab, this.#words, i << this.#elemShift, value) >= 0) return;
+    }
+    this.#setPaged(i, value);
+  }
+
+  /** `set` through the dirty-page table (pages not all loaded, or an index or value to check). */
+  #setPaged(i: number, value: V): void {
     // The common case: a live view, an index below 2^31 in range, its page already dirty — the element
     // stored (or found equal) by the element type's `_put` in a few typed-array operations.
     if (typeof i === 'number' && (i | 0) === i && i >= 0 && i < this.#length && !this._tree.disposed) {
@@ -409,6 +438,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#words = words;
     this.#orig = orig;
     this.#top = total;
+    // Page p at p·size for every page of the length (the load needs the committed length): flat.
+    this.#flat = this.#length;
     if (old.slab.length >= SLAB_DONATE_BYTES) giveSlab(old);
     // A load at the first write (after a bulk commit) has marked no page yet: the parent must still hear of it.
     this._markDirty();
@@ -664,6 +695,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       if (p < table.length) table[p] = 0;
     }
     this.#dirtyCount = 0;
+    this.#flat = 0;
     this.#predictedAll = false;
     this.#sweptAll = false;
     this.#lastDirtied = -1;

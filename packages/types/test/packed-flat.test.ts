@@ -1,0 +1,180 @@
+/**
+ * Packed views whose pages were all loaded at once, in page order (`#flat`
+ * in view/packed.ts): `get` and `set` then read and write element i at byte
+ * i << elemShift of the slab, with no page lookup. Against a plain model:
+ * blocks on clones after a bulk commit (every page loaded at the first
+ * write), sweeps in index order (loaded once the sweep is recognised),
+ * pushes past the loaded length, bad values and indices (typed errors that
+ * change nothing), rewrites of the values there (the root node kept), and a
+ * disposed view (STALE_VIEW, not a read of the dropped slab). Old versions
+ * keep their roots and every node is given back at the end.
+ */
+import { NodeStore } from '@ssztree/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { list, SszError, toHex, uint8, uint64, vector } from '../src/index.js';
+import { expectAllReleased, expectKeptUnchanged, type Kept } from './released.js';
+
+const expectCode = (fn: () => unknown, code: string) => {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(SszError);
+    expect((e as SszError).code).toBe(code);
+    return;
+  }
+  throw new Error(`expected an SszError ${code}`);
+};
+
+/** A write of a block: an index (a fraction of the length, so pushes move it) and a value. */
+type Op = { kind: 'or'; at: number; v: number } | { kind: 'set'; at: number; v: number } | { kind: 'push'; v: number } | { kind: 'bad'; at: number; v: number };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 8, arbitrary: fc.record({ kind: fc.constant('or' as const), at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), v: fc.nat(255) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('set' as const), at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), v: fc.nat(255) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('push' as const), v: fc.nat(255) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('bad' as const), at: fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), v: fc.constantFrom(256, -1, 1.5, Number.NaN) }) },
+);
+
+describe('packed views with every page loaded in order', () => {
+  it('List[uint8] blocks on clones (all pages loaded at the first write after a bulk commit): reads, writes, pushes and errors against the model', () => {
+    const L = list(uint8, 2 ** 40);
+    // 300 pages: at least LOAD_ALL_MIN_PAGES, so a block that rewrites most pages is followed by loads of every page.
+    const n0 = 300 * 256 + 17;
+    fc.assert(
+      fc.property(fc.array(fc.array(op, { minLength: 1, maxLength: 300 }), { minLength: 1, maxLength: 4 }), fc.nat(), (blocks, seed) => {
+        const store = new NodeStore();
+        let model = Uint8Array.from({ length: n0 }, (_, i) => (i * 13 + seed) & 255);
+        let head = L.deserializeToView(L.serialize(model), store);
+        head.hashTreeRoot();
+        const kept: Kept[] = [];
+        // A first block rewrites every page (a bulk commit): each later clone loads all pages at its first write.
+        {
+          const next = head.clone();
+          for (let i = 0; i < model.length; i += 16) next.set(i, (model[i] = model[i]! ^ 1));
+          expect(toHex(next.hashTreeRoot())).toBe(toHex(L.hashTreeRoot(model)));
+          head.dispose();
+          head = next;
+        }
+        for (const ops of blocks) {
+          const tree = head.commit();
+          kept.push({ tree, root: toHex(tree.root) });
+          const next = head.clone();
+          const m = Array.from(model);
+          for (const o of ops) {
+            const i = o.kind === 'push' ? -1 : Math.floor(o.at * m.length);
+            if (o.kind === 'or') {
+              next.set(i, next.get(i) | o.v);
+              m[i] = m[i]! | o.v;
+            } else if (o.kind === 'set') {
+              next.set(i, o.v);
+              m[i] = o.v;
+            } else if (o.kind === 'push') {
+              next.push(o.v);
+              m.push(o.v);
+            } else {
+              expectCode(() => next.set(i, o.v), 'INVALID_VALUE');
+              expectCode(() => next.set(m.length, 1), 'BAD_PATH');
+              expectCode(() => next.get(m.length), 'BAD_PATH');
+              expectCode(() => next.get(-1), 'BAD_PATH');
+              expectCode(() => next.get(i + 0.5), 'BAD_PATH');
+              expectCode(() => next.set(2 ** 32 + i, 1), 'BAD_PATH');
+            }
+            if (i >= 0) expect(next.get(i)).toBe(m[i]);
+          }
+          // Reads of elements this block never wrote come from the loaded pages: page edges and the tail.
+          for (const i of [0, 255, 256, 511, 512, m.length - 1, Math.floor(m.length / 2)]) expect(next.get(i)).toBe(m[i]);
+          expect(next.length).toBe(m.length);
+          model = Uint8Array.from(m);
+          expect(toHex(next.hashTreeRoot())).toBe(toHex(L.hashTreeRoot(model)));
+          // Written again after the commit (the loaded pages are gone): the writes still land.
+          const j = Math.floor(model.length / 3);
+          next.set(j, (model[j] = model[j]! ^ 0x80));
+          expect(next.get(j)).toBe(model[j]);
+          expect(toHex(next.hashTreeRoot())).toBe(toHex(L.hashTreeRoot(model)));
+          head.dispose();
+          head = next;
+        }
+        expectKeptUnchanged(kept);
+        expectAllReleased(store, kept, [head]);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('rewrites of the values there, after every page was loaded, keep the root node', () => {
+    const L = list(uint8, 2 ** 40);
+    const n = 280 * 256;
+    const model = Uint8Array.from({ length: n }, (_, i) => i & 255);
+    let head = L.toView(model.slice());
+    const next = head.clone();
+    for (let i = 0; i < n; i += 8) next.set(i, (model[i] = model[i]! ^ 2));
+    next.hashTreeRoot();
+    head.dispose();
+    head = next;
+    const clone = head.clone();
+    const root = clone.rootNode;
+    for (let i = 0; i < n; i += 3) clone.set(i, clone.get(i));
+    for (let i = 0; i < n; i += 5) clone.set(i, clone.get(i) | 0);
+    expect(toHex(clone.hashTreeRoot())).toBe(toHex(L.hashTreeRoot(model)));
+    expect(clone.rootNode).toBe(root);
+    clone.dispose();
+    head.dispose();
+  });
+
+  it('a disposed view with every page loaded is STALE_VIEW for get and set', () => {
+    const L = list(uint8, 2 ** 40);
+    const n = 260 * 256;
+    const head = L.toView(new Uint8Array(n));
+    const next = head.clone();
+    for (let i = 0; i < n; i += 4) next.set(i, 1);
+    next.hashTreeRoot();
+    const clone = next.clone();
+    clone.set(7, clone.get(7) | 4); // every page loaded, element 7 in the slab
+    expect(clone.get(7)).toBe(4);
+    clone.dispose();
+    expectCode(() => clone.get(7), 'STALE_VIEW');
+    expectCode(() => clone.set(7, 1), 'STALE_VIEW');
+    next.dispose();
+    head.dispose();
+  });
+
+  it('List[uint64] and Vector[uint64] swept in index order (every page loaded once the sweep shows), then scattered writes and reads', () => {
+    const cases = [
+      { type: list(uint64, 2 ** 40), n: 400 * 32 + 5 },
+      { type: vector(uint64, 400 * 32), n: 400 * 32 },
+    ];
+    for (const { type, n } of cases) {
+      const store = new NodeStore();
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const t = type as any;
+      const model = BigUint64Array.from({ length: n }, (_, i) => BigInt(i) * 1_000_003n);
+      let head = t.deserializeToView(t.serialize(model), store);
+      head.hashTreeRoot();
+      const kept: Kept[] = [];
+      const picks = fc.sample(fc.nat(n - 1), { numRuns: 600, seed: 5 });
+      for (let round = 0; round < 3; round++) {
+        const tree = head.commit();
+        kept.push({ tree, root: toHex(tree.root) });
+        const next = head.clone();
+        // A sweep rewriting every element in order (an epoch's balances), with reads of elements ahead of it.
+        for (let i = 0; i < n; i++) {
+          if (i % 97 === 0) expect(next.get((i * 7) % n)).toBe(model[(i * 7) % n]);
+          next.set(i, (model[i] = BigInt(i + round) * 7n + BigInt(round)));
+        }
+        for (const i of picks) {
+          next.set(i, (model[i] = model[i]! ^ 0xffff_0000_0000n));
+          expect(next.get(i)).toBe(model[i]);
+        }
+        expectCode(() => next.set(3, 2n ** 64n), 'INVALID_VALUE');
+        expectCode(() => next.set(3, 5), 'INVALID_VALUE');
+        expect(next.get(3)).toBe(model[3]);
+        expect(toHex(next.hashTreeRoot())).toBe(toHex(t.hashTreeRoot(model)));
+        head.dispose();
+        head = next;
+      }
+      expectKeptUnchanged(kept);
+      expectAllReleased(store, kept, [head]);
+    }
+  });
+});

@@ -102,6 +102,27 @@ describe('packed views with every page loaded in order', () => {
     );
   });
 
+  it('pages written one by one before the load of every page keep every byte written (first and last words included)', () => {
+    const cases = [
+      { type: list(uint8, 2 ** 40), n: 300 * 256, per: 256, of: (i: number) => (i * 29 + 7) & 255 },
+      { type: list(uint64, 2 ** 40), n: 300 * 32, per: 32, of: (i: number) => BigInt(i) * 977n + 5n },
+    ];
+    for (const { type, n, per, of } of cases) {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const t = type as any;
+      const model = t.elementType === uint8 ? new Uint8Array(n) : new BigUint64Array(n);
+      const view = t.deserializeToView(t.serialize(model));
+      // Pages in scattered order, each written at its first and last element and once between, until an eighth are dirty and the rest load.
+      for (let k = 0; k < 60; k++) {
+        const p = (k * 149) % 300;
+        for (const i of [p * per, p * per + per - 1, p * per + ((k * 7) % per)]) view.set(i, (model[i] = of(i + k)));
+      }
+      for (let p = 0; p < 300; p++) for (const i of [p * per, p * per + per - 1]) expect(view.get(i)).toBe(model[i]);
+      expect(toHex(view.hashTreeRoot())).toBe(toHex(t.hashTreeRoot(model)));
+      view.dispose();
+    }
+  });
+
   it('rewrites of the values there, after every page was loaded, keep the root node', () => {
     const L = list(uint8, 2 ** 40);
     const n = 280 * 256;

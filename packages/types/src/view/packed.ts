@@ -21,6 +21,7 @@ import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { DirtyOrder } from './packedOrder.js';
 import { BULK_DENOMINATOR, BULK_MIN_PAGES, BULK_NUMERATOR, GROW_SPARE_ANY, GROW_SPARE_MAX, isSweep, LOAD_ALL_DENOMINATOR, LOAD_ALL_MIN_DIRTY, LOAD_ALL_MIN_PAGES, PREDICT_SAMPLE_STRIDE, PREDICT_SAMPLES } from './packedPolicy.js';
+import { clearOffsets, fillInOrderOffsets, idsFromTable, pageIdScratch } from './packedLoad.js';
 import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
 import { fillTable, type PackedShape, type PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
 
@@ -418,20 +419,12 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const words = new Int32Array(slab.buffer, slab.byteOffset, slab.byteLength >>> 2);
     if (!lazy) orig.set(words.subarray(0, total >>> 2));
     // Pages written before the load keep their committed bytes in the old twin: with a lazy load they are
-    // compared with the pool's like the rest.
+    // compared with the pool's like the rest. Their copies move to their places over the loaded bytes.
     this.#lazyPages = lazy ? pages : 0;
-    const firsts = new Int32Array(pages);
-    for (let p = 0; p < pages; p++) firsts[p] = p * size;
-    for (let k = 0; k < dirty.length; k++) {
-      const p = dirty.pages[k]!;
-      const at = dirty.at[k]!;
-      slab.set(old.slab.subarray(at, at + size), p * size);
-      firsts[p] = p * size + (dirty.first[k]! - at);
-    }
-    dirty.fillInOrder(pages, size, firsts);
+    dirty.fillInOrder(pages, size, this.#words, words);
     let table = this.#dirtyAt1;
     if (table.length < pages) this.#dirtyAt1 = table = new Int32Array(pages);
-    for (let p = 0; p < pages; p++) table[p] = p * size + 1;
+    fillInOrderOffsets(table, pages, size);
     this.#dirtyCount = pages;
     this.#slab = slab;
     this.#dv = new DataView(slab.buffer, slab.byteOffset, slab.byteLength);
@@ -447,30 +440,17 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   /** Copies committed pages [0, pages) into `slab` by their ids in the page table; false (nothing copied) when the table lacks one or a page is not a wide leaf. */
   #copyTablePages(slab: Uint8Array, pages: number): boolean {
-    let ids = this.#tableIds(pages);
+    let ids = idsFromTable(this.#pageIds, pages);
     if (ids === null && pages >= TABLE_FILL_MIN_PAGES) {
       // A view made for a field its parent never read (an epoch's inactivity scores) has no table:
       // one walk fills it (~1.3 ms for 2^15 pages), cheaper than the bulk walk-and-copy of the level
       // and the copy of its committed twin it replaces (~2.5 ms more, measured), and later reads use it.
       this.#tableWalks = 0;
       fillTable(this._tree, this.#pageLevel, this.#table(pages - 1), pages);
-      ids = this.#tableIds(pages);
+      ids = idsFromTable(this.#pageIds, pages);
     }
     if (ids === null) return false;
     return this._tree.store.widesInto(ids, pages, this.#shape.pageDepth, slab, 0);
-  }
-
-  /** The ids of committed pages [0, pages) from the page table, or null when it lacks one. */
-  #tableIds(pages: number): Int32Array | null {
-    const table = this.#pageIds;
-    if (table === null || table.length < pages) return null;
-    const ids = new Int32Array(pages);
-    for (let p = 0; p < pages; p++) {
-      const id = table[p]! - 1;
-      if (id < 0) return null;
-      ids[p] = id;
-    }
-    return ids;
   }
 
   /** Records page p as dirty, its copy at slab offset `at`, its first write at `first`. */
@@ -676,7 +656,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     }
     this.#readPage = -1;
     const store = this._tree.store;
-    const ids = new Int32Array(pages);
+    const ids = pageIdScratch(pages);
     const { chunkDepth, pageDepth } = this.#shape;
     const data = inOrder ? this.#slab.subarray(0, pages * size) : this.#slab;
     const contents = store.fromPages({ data, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
@@ -688,12 +668,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   /** Drops the pending pages once they are in the tree (a slab grown past SLAB_DONATE_BYTES is given up as a spare for the next view that grows, packedSlabs.ts). */
   #afterFlush(): void {
-    const table = this.#dirtyAt1;
     const dirty = this.#dirty;
-    for (let k = 0; k < dirty.length; k++) {
-      const p = dirty.pages[k]!;
-      if (p < table.length) table[p] = 0;
-    }
+    clearOffsets(this.#dirtyAt1, dirty.pages, dirty.length);
     this.#dirtyCount = 0;
     this.#flat = 0;
     this.#predictedAll = false;

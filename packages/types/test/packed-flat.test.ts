@@ -13,6 +13,7 @@ import { NodeStore } from '@ssztree/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { list, SszError, toHex, uint8, uint64, vector } from '../src/index.js';
+import { giveSlab, takeSlab } from '../src/view/packedSlabs.js';
 import { expectAllReleased, expectKeptUnchanged, type Kept } from './released.js';
 
 const expectCode = (fn: () => unknown, code: string) => {
@@ -121,6 +122,35 @@ describe('packed views with every page loaded in order', () => {
       expect(toHex(view.hashTreeRoot())).toBe(toHex(t.hashTreeRoot(model)));
       view.dispose();
     }
+  });
+
+  it('a slab growing page by page in a list that may load every page leaves the spare of that size for the load', () => {
+    const L = list(uint8, 2 ** 40);
+    const pages = 4096;
+    const total = pages * 256;
+    const model = new Uint8Array(pages * 256);
+    const view = L.deserializeToView(L.serialize(model));
+    const spare = { slab: new Uint8Array(total), orig: new Int32Array(total >>> 2) };
+    // Whatever earlier tests left is taken out first, so only `spare` is one.
+    while (takeSlab(0) !== null);
+    giveSlab(spare);
+    // 200 pages dirty one by one (the slab grows to 64 KiB, past the size where growth takes spares), below the eighth that loads every page.
+    for (let k = 0; k < 200; k++) {
+      const i = ((k * 613) % pages) * 256 + (k % 256);
+      view.set(i, view.get(i) | (model[i] = (k % 255) + 1));
+    }
+    expect(takeSlab(total, total)?.slab === spare.slab).toBe(true);
+    giveSlab(spare);
+    // Past the eighth: every page loads, into the spare.
+    for (let k = 200; k < 600; k++) {
+      const i = ((k * 613) % pages) * 256 + (k % 256);
+      view.set(i, view.get(i) | (model[i] = model[i]! | ((k % 255) + 1)));
+    }
+    expect(takeSlab(total, total)).toBeNull();
+    expect(toHex(view.hashTreeRoot())).toBe(toHex(L.hashTreeRoot(model)));
+    // The commit gives it back.
+    expect(takeSlab(total, total)?.slab === spare.slab).toBe(true);
+    view.dispose();
   });
 
   it('rewrites of the values there, after every page was loaded, keep the root node', () => {

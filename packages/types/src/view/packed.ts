@@ -20,7 +20,7 @@ import { readChunks } from '../tree/nodes.js';
 import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { DirtyOrder } from './packedOrder.js';
-import { BULK_DENOMINATOR, BULK_MIN_PAGES, BULK_NUMERATOR, GROW_SPARE_ANY, GROW_SPARE_MAX, isSweep, LOAD_ALL_DENOMINATOR, LOAD_ALL_MIN_DIRTY, LOAD_ALL_MIN_PAGES, PREDICT_SAMPLE_STRIDE, PREDICT_SAMPLES } from './packedPolicy.js';
+import { BULK_DENOMINATOR, BULK_MIN_PAGES, BULK_NUMERATOR, growSpareBound, isSweep, LOAD_ALL_DENOMINATOR, LOAD_ALL_MIN_DIRTY, LOAD_ALL_MIN_PAGES, PREDICT_SAMPLE_STRIDE, PREDICT_SAMPLES } from './packedPolicy.js';
 import { clearOffsets, fillInOrderOffsets, idsFromTable, pageIdScratch } from './packedLoad.js';
 import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
 import { fillTable, type PackedShape, type PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
@@ -481,7 +481,9 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #growSlab(size: number): void {
     let bigger: Uint8Array;
     let orig: Int32Array;
-    const spare = size >= SLAB_DONATE_BYTES ? takeSlab(size, Math.max(size * GROW_SPARE_MAX, GROW_SPARE_ANY)) : null;
+    const pages = Math.ceil(this.#length / this.#perPage);
+    const loadAll = this.#useTable && pages >= LOAD_ALL_MIN_PAGES ? pages * this.#pageBytes : 0;
+    const spare = size >= SLAB_DONATE_BYTES ? takeSlab(size, growSpareBound(size, loadAll)) : null;
     if (spare !== null) {
       // Only [0, top) is live: the spare's stale bytes past it are never read before being written.
       ({ slab: bigger, orig } = spare);

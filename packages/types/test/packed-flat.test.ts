@@ -12,7 +12,7 @@
 import { NodeStore } from '@ssztree/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { list, SszError, toHex, uint8, uint64, vector } from '../src/index.js';
+import { container, list, SszError, toHex, uint8, uint64, vector } from '../src/index.js';
 import { giveSlab, takeSlab } from '../src/view/packedSlabs.js';
 import { expectAllReleased, expectKeptUnchanged, type Kept } from './released.js';
 
@@ -227,5 +227,79 @@ describe('packed views with every page loaded in order', () => {
       expectKeptUnchanged(kept);
       expectAllReleased(store, kept, [head]);
     }
+  });
+});
+
+/** Counts the store's single-page copies (`recordWordsInto`) and loads of every page (`widesInto` by the page table, `copyLevelBytes` without) while `fn` runs. */
+function counting(store: NodeStore, fn: () => void): { single: number; bulk: number } {
+  const counts = { single: 0, bulk: 0 };
+  const s = store as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const wrap = (name: string, key: keyof typeof counts) => {
+    const original = s[name]!;
+    s[name] = (...args: unknown[]) => {
+      counts[key]++;
+      return original.apply(store, args);
+    };
+    return () => delete s[name];
+  };
+  const undo = [wrap('recordWordsInto', 'single'), wrap('widesInto', 'bulk'), wrap('copyLevelBytes', 'bulk')];
+  try {
+    fn();
+  } finally {
+    for (const u of undo) u();
+  }
+  return counts;
+}
+
+describe('a view with no history of its own takes its schema’s (packedHistory.ts)', () => {
+  it('after a rebuild of randomly written pages, a view from bytes and a view of a value just assigned load every page at their first write; after a light block they load one', () => {
+    // Schemas of this test only: no other test's commits are in their history.
+    const Flags = list(uint8, 2 ** 40);
+    const State = container({ flags: Flags, slot: uint64 }, 'HistoryState');
+    const pages = 300;
+    const n = pages * 256;
+    const store = new NodeStore();
+    const model = Uint8Array.from({ length: n }, (_, i) => i & 7);
+    const bytes = Flags.serialize(model);
+    const picks = fc.sample(fc.nat(n - 1), { numRuns: 6000, seed: 17 });
+    const block = (view: ReturnType<typeof Flags.deserializeToView>, m: Uint8Array, bit: number) => {
+      for (const i of picks) view.set(i, (m[i] = view.get(i) | bit));
+    };
+    // No history yet: the first write loads its page only.
+    const first = Flags.deserializeToView(bytes, store);
+    expect(counting(store, () => first.set(5, 200))).toEqual({ single: 1, bulk: 0 });
+    first.dispose();
+    // A block of random writes: most pages rebuilt.
+    const a = Flags.deserializeToView(bytes, store);
+    const ma = model.slice();
+    block(a, ma, 16);
+    expect(toHex(a.hashTreeRoot())).toBe(toHex(Flags.hashTreeRoot(ma)));
+    a.dispose();
+    // A state loaded again: the first write loads every page.
+    const b = Flags.deserializeToView(bytes, store);
+    expect(counting(store, () => b.set(5, (model[5] = 201)))).toEqual({ single: 0, bulk: 1 });
+    const mb = model.slice();
+    block(b, mb, 32);
+    expect(toHex(b.hashTreeRoot())).toBe(toHex(Flags.hashTreeRoot(mb)));
+    b.dispose();
+    model[5] = 5 & 7;
+    // A value just assigned to a field (an epoch's new participation list, all zero: zero subtrees, copied by one read of the level), committed, then written.
+    const s = State.toView({ flags: model.slice(), slot: 1n }, store);
+    s.setField('flags', new Uint8Array(n));
+    s.hashTreeRoot();
+    const zero = new Uint8Array(n);
+    const flags = s.flags;
+    expect(counting(store, () => flags.set(9, (zero[9] = 3)))).toEqual({ single: 0, bulk: 1 });
+    expect(toHex(s.hashTreeRoot())).toBe(toHex(State.hashTreeRoot({ flags: zero, slot: 1n })));
+    s.dispose();
+    // A light block (every page loaded at its first write, few changed: committed page by page) predicts nothing.
+    const c = Flags.deserializeToView(bytes, store);
+    const mc = model.slice();
+    for (let k = 0; k < 10; k++) c.set(k * 997, (mc[k * 997] = 128));
+    expect(toHex(c.hashTreeRoot())).toBe(toHex(Flags.hashTreeRoot(mc)));
+    c.dispose();
+    const d = Flags.deserializeToView(bytes, store);
+    expect(counting(store, () => d.set(5, 202))).toEqual({ single: 1, bulk: 0 });
+    d.dispose();
   });
 });

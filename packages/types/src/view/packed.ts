@@ -21,6 +21,7 @@ import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { DirtyOrder } from './packedOrder.js';
 import { BULK_DENOMINATOR, BULK_MIN_PAGES, BULK_NUMERATOR, growSpareBound, isSweep, LOAD_ALL_DENOMINATOR, LOAD_ALL_MIN_DIRTY, LOAD_ALL_MIN_PAGES, PREDICT_SAMPLE_STRIDE, PREDICT_SAMPLES } from './packedPolicy.js';
+import { rememberBulk, rememberedBulk } from './packedHistory.js';
 import { clearOffsets, fillInOrderOffsets, idsFromTable, pageIdScratch } from './packedLoad.js';
 import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
 import { fillTable, type PackedShape, type PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
@@ -154,6 +155,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#readDv = new DataView(this.#read.buffer);
     this.#readWords = new Int32Array(this.#read.buffer);
     this.#cmp = new Int32Array(this.#pageBytes >>> 2);
+    // No history of its own yet: what the last commit of a view of this schema did (packedHistory.ts).
+    this.#lastBulk = rememberedBulk(type);
   }
 
   /**
@@ -521,10 +524,12 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       // 1024 balances): loading all its pages at its first write, then comparing every page at its
       // commit, cost the first block after an epoch ~8 ms (measured, scratch loop of profile-realistic's state).
       this.#lastBulk = !this.#sweptAll;
+      rememberBulk(this.type, this.#lastBulk);
       this.#afterFlush();
       return;
     }
     this.#lastBulk = false;
+    rememberBulk(this.type, false);
     // Pages dirtied in order (a sweep over the whole list) need no sort; otherwise sort positions by page.
     let sorted = true;
     for (let j = 1; j < n && sorted; j++) sorted = order[j - 1]! < order[j]!;
@@ -702,7 +707,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     if (this.#pageIds === null && hint.root === this._tree.rootNode) {
       this.#pageIds = hint.shared ? hint.table.slice() : hint.table;
       this.#tableWalks = hint.walks;
-      this.#lastBulk = hint.bulk;
+      // A build's table says nothing of the writes to come: the view keeps what its schema's history says.
+      if (!hint.shared) this.#lastBulk = hint.bulk;
     }
   }
 

@@ -20,7 +20,9 @@ import { readChunks } from '../tree/nodes.js';
 import { type SszType, TreeView } from '../type.js';
 import type { BasicArray, BasicType } from '../basicType.js';
 import { DirtyOrder } from './packedOrder.js';
-import { BULK_DENOMINATOR, BULK_MIN_PAGES, BULK_NUMERATOR, GROW_SPARE_ANY, GROW_SPARE_MAX, isSweep, LOAD_ALL_DENOMINATOR, LOAD_ALL_MIN_DIRTY, LOAD_ALL_MIN_PAGES, PREDICT_SAMPLE_STRIDE, PREDICT_SAMPLES } from './packedPolicy.js';
+import { BULK_DENOMINATOR, BULK_MIN_PAGES, BULK_NUMERATOR, growSpareBound, isSweep, LOAD_ALL_DENOMINATOR, LOAD_ALL_MIN_DIRTY, LOAD_ALL_MIN_PAGES, PREDICT_SAMPLE_STRIDE, PREDICT_SAMPLES } from './packedPolicy.js';
+import { rememberBulk, rememberedBulk } from './packedHistory.js';
+import { clearOffsets, fillInOrderOffsets, idsFromTable, pageIdScratch } from './packedLoad.js';
 import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
 import { fillTable, type PackedShape, type PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
 
@@ -65,6 +67,12 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #words: Int32Array;
   #orig: Int32Array;
   #top = 0;
+  /**
+   * Elements [0, flat) lie at byte i << elemShift of the slab, every page of them dirty: set when
+   * `#loadAllPages` puts page p at p·pageBytes, 0 again at flush. `get` and `set` then skip the page
+   * lookup (a block's 2^15 participation flags OR-ed in after the load at its first write).
+   */
+  #flat = 0;
   /** Pages [0, lazyPages) were all loaded from the page table without a copy into `#orig` (`#loadAllPages`). */
   #lazyPages = 0;
   /** One committed page's words, for comparing a lazily loaded page (`#committedSource`). */
@@ -147,6 +155,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     this.#readDv = new DataView(this.#read.buffer);
     this.#readWords = new Int32Array(this.#read.buffer);
     this.#cmp = new Int32Array(this.#pageBytes >>> 2);
+    // No history of its own yet: what the last commit of a view of this schema did (packedHistory.ts).
+    this.#lastBulk = rememberedBulk(type);
   }
 
   /**
@@ -223,6 +233,15 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   }
 
   get(i: number): V {
+    // Every page loaded in order (`#flat`): element i at byte i << elemShift of the slab — a bounds check and a read.
+    if (typeof i === 'number' && i >>> 0 === i && i < this.#flat && !this._tree.disposed) {
+      return this.#bytes ? (this.#slab[i] as V) : this.#elem._peek(this.#slab, this.#dv, i << this.#elemShift);
+    }
+    return this.#getPaged(i);
+  }
+
+  /** `get` through the dirty-page table and the read cache (pages not all loaded, or an index to check). */
+  #getPaged(i: number): V {
     // The common case (an index below 2^31 of a live view) in a few typed-array operations; the rest checks first.
     if (!(typeof i === 'number' && (i | 0) === i && i >= 0 && i < this.#length) || this._tree.disposed) this.#check(i);
     const p = i < 2 ** 31 ? i >>> this.#pageShift : Math.floor(i / this.#perPage);
@@ -238,6 +257,20 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   }
 
   set(i: number, value: V): void {
+    // Every page loaded in order (`#flat`): the element stored (or found equal) at byte i << elemShift.
+    if (typeof i === 'number' && i >>> 0 === i && i < this.#flat && !this._tree.disposed) {
+      if (this.#bytes) {
+        if (typeof value === 'number' && (value & 0xff) === value) {
+          this.#slab[i] = value;
+          return;
+        }
+      } else if (this.#elem._put(this.#slab, this.#words, i << this.#elemShift, value) >= 0) return;
+    }
+    this.#setPaged(i, value);
+  }
+
+  /** `set` through the dirty-page table (pages not all loaded, or an index or value to check). */
+  #setPaged(i: number, value: V): void {
     // The common case: a live view, an index below 2^31 in range, its page already dirty — the element
     // stored (or found equal) by the element type's `_put` in a few typed-array operations.
     if (typeof i === 'number' && (i | 0) === i && i >= 0 && i < this.#length && !this._tree.disposed) {
@@ -389,26 +422,20 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     const words = new Int32Array(slab.buffer, slab.byteOffset, slab.byteLength >>> 2);
     if (!lazy) orig.set(words.subarray(0, total >>> 2));
     // Pages written before the load keep their committed bytes in the old twin: with a lazy load they are
-    // compared with the pool's like the rest.
+    // compared with the pool's like the rest. Their copies move to their places over the loaded bytes.
     this.#lazyPages = lazy ? pages : 0;
-    const firsts = new Int32Array(pages);
-    for (let p = 0; p < pages; p++) firsts[p] = p * size;
-    for (let k = 0; k < dirty.length; k++) {
-      const p = dirty.pages[k]!;
-      const at = dirty.at[k]!;
-      slab.set(old.slab.subarray(at, at + size), p * size);
-      firsts[p] = p * size + (dirty.first[k]! - at);
-    }
-    dirty.fillInOrder(pages, size, firsts);
+    dirty.fillInOrder(pages, size, this.#words, words);
     let table = this.#dirtyAt1;
     if (table.length < pages) this.#dirtyAt1 = table = new Int32Array(pages);
-    for (let p = 0; p < pages; p++) table[p] = p * size + 1;
+    fillInOrderOffsets(table, pages, size);
     this.#dirtyCount = pages;
     this.#slab = slab;
     this.#dv = new DataView(slab.buffer, slab.byteOffset, slab.byteLength);
     this.#words = words;
     this.#orig = orig;
     this.#top = total;
+    // Page p at p·size for every page of the length (the load needs the committed length): flat.
+    this.#flat = this.#length;
     if (old.slab.length >= SLAB_DONATE_BYTES) giveSlab(old);
     // A load at the first write (after a bulk commit) has marked no page yet: the parent must still hear of it.
     this._markDirty();
@@ -416,30 +443,17 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   /** Copies committed pages [0, pages) into `slab` by their ids in the page table; false (nothing copied) when the table lacks one or a page is not a wide leaf. */
   #copyTablePages(slab: Uint8Array, pages: number): boolean {
-    let ids = this.#tableIds(pages);
+    let ids = idsFromTable(this.#pageIds, pages);
     if (ids === null && pages >= TABLE_FILL_MIN_PAGES) {
       // A view made for a field its parent never read (an epoch's inactivity scores) has no table:
       // one walk fills it (~1.3 ms for 2^15 pages), cheaper than the bulk walk-and-copy of the level
       // and the copy of its committed twin it replaces (~2.5 ms more, measured), and later reads use it.
       this.#tableWalks = 0;
       fillTable(this._tree, this.#pageLevel, this.#table(pages - 1), pages);
-      ids = this.#tableIds(pages);
+      ids = idsFromTable(this.#pageIds, pages);
     }
     if (ids === null) return false;
     return this._tree.store.widesInto(ids, pages, this.#shape.pageDepth, slab, 0);
-  }
-
-  /** The ids of committed pages [0, pages) from the page table, or null when it lacks one. */
-  #tableIds(pages: number): Int32Array | null {
-    const table = this.#pageIds;
-    if (table === null || table.length < pages) return null;
-    const ids = new Int32Array(pages);
-    for (let p = 0; p < pages; p++) {
-      const id = table[p]! - 1;
-      if (id < 0) return null;
-      ids[p] = id;
-    }
-    return ids;
   }
 
   /** Records page p as dirty, its copy at slab offset `at`, its first write at `first`. */
@@ -470,7 +484,9 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   #growSlab(size: number): void {
     let bigger: Uint8Array;
     let orig: Int32Array;
-    const spare = size >= SLAB_DONATE_BYTES ? takeSlab(size, Math.max(size * GROW_SPARE_MAX, GROW_SPARE_ANY)) : null;
+    const pages = Math.ceil(this.#length / this.#perPage);
+    const loadAll = this.#useTable && pages >= LOAD_ALL_MIN_PAGES ? pages * this.#pageBytes : 0;
+    const spare = size >= SLAB_DONATE_BYTES ? takeSlab(size, growSpareBound(size, loadAll)) : null;
     if (spare !== null) {
       // Only [0, top) is live: the spare's stale bytes past it are never read before being written.
       ({ slab: bigger, orig } = spare);
@@ -508,10 +524,12 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       // 1024 balances): loading all its pages at its first write, then comparing every page at its
       // commit, cost the first block after an epoch ~8 ms (measured, scratch loop of profile-realistic's state).
       this.#lastBulk = !this.#sweptAll;
+      rememberBulk(this.type, this.#lastBulk);
       this.#afterFlush();
       return;
     }
     this.#lastBulk = false;
+    rememberBulk(this.type, false);
     // Pages dirtied in order (a sweep over the whole list) need no sort; otherwise sort positions by page.
     let sorted = true;
     for (let j = 1; j < n && sorted; j++) sorted = order[j - 1]! < order[j]!;
@@ -645,7 +663,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     }
     this.#readPage = -1;
     const store = this._tree.store;
-    const ids = new Int32Array(pages);
+    const ids = pageIdScratch(pages);
     const { chunkDepth, pageDepth } = this.#shape;
     const data = inOrder ? this.#slab.subarray(0, pages * size) : this.#slab;
     const contents = store.fromPages({ data, offsets }, pages, pageDepth, chunkDepth - pageDepth, ids);
@@ -657,13 +675,10 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
 
   /** Drops the pending pages once they are in the tree (a slab grown past SLAB_DONATE_BYTES is given up as a spare for the next view that grows, packedSlabs.ts). */
   #afterFlush(): void {
-    const table = this.#dirtyAt1;
     const dirty = this.#dirty;
-    for (let k = 0; k < dirty.length; k++) {
-      const p = dirty.pages[k]!;
-      if (p < table.length) table[p] = 0;
-    }
+    clearOffsets(this.#dirtyAt1, dirty.pages, dirty.length);
     this.#dirtyCount = 0;
+    this.#flat = 0;
     this.#predictedAll = false;
     this.#sweptAll = false;
     this.#lastDirtied = -1;
@@ -692,7 +707,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
     if (this.#pageIds === null && hint.root === this._tree.rootNode) {
       this.#pageIds = hint.shared ? hint.table.slice() : hint.table;
       this.#tableWalks = hint.walks;
-      this.#lastBulk = hint.bulk;
+      // A build's table says nothing of the writes to come: the view keeps what its schema's history says.
+      if (!hint.shared) this.#lastBulk = hint.bulk;
     }
   }
 

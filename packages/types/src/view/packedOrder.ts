@@ -28,16 +28,34 @@ export class DirtyOrder {
     this.length = k + 1;
   }
 
-  /** Every page of [0, count) in order, page p's copy at p·size, its first write at firsts[p]. */
-  fillInOrder(count: number, size: number, firsts: Int32Array): void {
+  /**
+   * Lists every page of [0, count) in order, page p's copy at p·size (a load
+   * of every page). The pages listed so far keep their first writes; their
+   * copies are moved from `from` (words at their slab offsets) to `to` at
+   * p·size. Every other page's first write is its start.
+   */
+  fillInOrder(count: number, size: number, from: Int32Array, to: Int32Array): void {
+    const n = this.length;
+    // The listed pages (a few hundred at most: single-page loads before the load of every page) saved first: the fill overwrites them.
+    const moved = n > 0 ? { pages: this.pages.slice(0, n), at: this.at.slice(0, n), first: this.first.slice(0, n) } : null;
     if (count > this.pages.length) this.#grow(count);
     const { pages, at, first } = this;
-    for (let p = 0; p < count; p++) {
+    for (let p = 0, o = 0; p < count; p++, o += size) {
       pages[p] = p;
-      at[p] = p * size;
-      first[p] = firsts[p]!;
+      at[p] = o;
+      first[p] = o;
     }
     this.length = count;
+    if (moved === null) return;
+    const words = size >>> 2;
+    for (let k = 0; k < n; k++) {
+      const p = moved.pages[k]!;
+      const a = moved.at[k]!;
+      const w = a >>> 2;
+      const t = (p * size) >>> 2;
+      for (let i = 0; i < words; i++) to[t + i] = from[w + i]!;
+      first[p] = p * size + (moved.first[k]! - a);
+    }
   }
 
   clear(): void {

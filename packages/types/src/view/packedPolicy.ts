@@ -61,6 +61,20 @@ export const PREDICT_SAMPLES = 256;
 export const GROW_SPARE_MAX = 8;
 export const GROW_SPARE_ANY = 1 << 20;
 
+/**
+ * The largest spare a slab growing to `size` bytes takes: max(GROW_SPARE_MAX·size,
+ * GROW_SPARE_ANY), and less than `loadAllBytes` when the view may load all its
+ * pages, a slab of that size (0: it never does). A block's participation flags
+ * grow their slab page by page until an eighth of their 4096 pages are dirty,
+ * then load every page: the growth took the 1 MiB spare that load needs, so
+ * the first block after a state load allocated and faulted in a fresh 2 MiB
+ * pair (slab and twin) for it.
+ */
+export function growSpareBound(size: number, loadAllBytes: number): number {
+  const most = Math.max(size * GROW_SPARE_MAX, GROW_SPARE_ANY);
+  return loadAllBytes > 0 ? Math.min(most, loadAllBytes - 1) : most;
+}
+
 /** Whether a write to clean page p, with `dirty` pages dirtied so far all in ascending order (`ascending`), the highest `lastDirtied`, continues a sweep (SWEEP_MIN_PAGES). */
 export function isSweep(ascending: boolean, dirty: number, p: number, lastDirtied: number): boolean {
   return ascending && dirty >= SWEEP_MIN_PAGES && p > lastDirtied && 2 * dirty >= p;

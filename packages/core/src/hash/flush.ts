@@ -77,19 +77,39 @@ function liveEntries(store: FlushableStore, list: IdList, pool: Pool): number {
   return k;
 }
 
+/**
+ * One dirty level of branches: gathered, hashed by one `hashInto`, scattered.
+ * The two loops are functions of their own: as one function, V8 only ever
+ * compiled it by on-stack replacement inside a loop (its first calls are
+ * large), and that code bailed out after each loop, every level of every
+ * block (`--trace-deopt`: ~2.5 bail-outs a block, "insufficient type
+ * feedback" at the code after the loops).
+ */
 function flushLevel(store: FlushableStore, list: IdList): void {
-  const branches = store.branches;
-  const items = list.items;
   const total = list.length;
   const st8 = staging(store, 64 * total);
   const st = new Int32Array(st8.buffer, 0, 16 * total);
+  const n = gatherLevel(store, list, st);
+  hashInto(st8.subarray(0, 64 * n), st8.subarray(0, 32 * n));
+  scatterLevel(store, list.items, n, st);
+  list.clear();
+  list.shrink(1024);
+}
+
+/**
+ * Gathers the children's hashes of the live branches on `list`, pair by pair
+ * into `st` (16 words a branch), compacting the list to them; dead entries
+ * are dropped (and their slots released) in the same pass. Returns how many
+ * are live.
+ */
+function gatherLevel(store: FlushableStore, list: IdList, st: Int32Array): number {
+  const branches = store.branches;
+  const items = list.items;
+  const total = list.length;
   const pools = store.pools;
   const metaPages = branches.meta;
   const shift = branches.shift;
   const mask = branches.mask;
-
-  // Gather: children's hashes, pair by pair; dead entries are dropped (and
-  // their slots released) in the same pass.
   let n = 0;
   for (let i = 0; i < total; i++) {
     const id = items[i]!;
@@ -131,10 +151,15 @@ function flushLevel(store: FlushableStore, list: IdList): void {
     st[d + 6] = w[o + 6]!;
     st[d + 7] = w[o + 7]!;
   }
+  return n;
+}
 
-  hashInto(st8.subarray(0, 64 * n), st8.subarray(0, 32 * n));
-
-  // Scatter: digests into the branches' hash pages; the nodes are now hashed.
+/** Scatters the digests at the front of `st` into the first `n` branches' hash pages; they are hashed now. */
+function scatterLevel(store: FlushableStore, items: Int32Array, n: number, st: Int32Array): void {
+  const branches = store.branches;
+  const metaPages = branches.meta;
+  const shift = branches.shift;
+  const mask = branches.mask;
   const hashPages = branches.h32;
   for (let i = 0, s = 0; i < n; i++, s += 8) {
     const slot = items[i]! >>> 4;
@@ -154,8 +179,6 @@ function flushLevel(store: FlushableStore, list: IdList): void {
     const m = metaPages[page]!;
     m[(off << 2) + 3] = m[(off << 2) + 3]! & 0xff & ~FLAG_PENDING;
   }
-  list.clear();
-  list.shrink(1024);
 }
 
 /** Wide leaves hashed per batch: keeps the staging buffer at ~1.5 MiB however many are pending (a 2^18-record build would need 64 MiB at once). */

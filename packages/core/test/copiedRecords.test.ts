@@ -2,19 +2,19 @@
  * Records written from bytes (`Tree.setRecordsAtDepth`): under a shared
  * root, a batch of 64 positions or more is the fused copy
  * (write/copiedRecords.ts: records hashed in one batch as made, every path
- * copied level by level and hashed at once, nothing listed); smaller
- * batches, positions past the built records (zero subtrees on the paths),
- * records already holding the bytes and owned roots take the walk.
- * Checked against a byte model of the records: roots equal merkleize of the
- * model's record roots, every version kept (clones) keeps its root and
- * bytes, nothing is left pending by the fused pass, no-op batches keep the
- * root id, and every node is given back once the handles are dropped.
+ * copied level by level and hashed at once, nothing listed); smaller and
+ * larger batches (past COPIED_RECORDS_MAX), positions past the built
+ * records (zero subtrees on the paths) and owned roots take the walk. Checked against a byte model of the
+ * records: roots equal merkleize of the model's record roots, every version
+ * kept (clones) keeps its root, nothing is left pending by the fused pass,
+ * and every node is given back once the handles are dropped.
  */
 import { merkleize } from '@ssztree/hasher';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore, registerRecordLayout, registerRecordPairs, Tree } from '../src/index.js';
 import { expandRecord, hex, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
+import { COPIED_RECORDS_MAX } from '../src/write/copiedRecords.js';
 
 const KIND = registerRecordLayout(LAYOUT);
 const PAIR = registerRecordPairs(KIND);
@@ -100,37 +100,51 @@ describe('records from bytes (setRecordsAtDepth)', () => {
     expect(store.stats().nodes).toBe(0);
   });
 
-  it('writes of the bytes already there keep the records and the root id; a batch with some of them copies only the rest', () => {
+  it('every position is written, the bytes already there too (as setWidesAtDepth writes every page): the same root, new records', () => {
     const store = new NodeStore();
     const depth = 10;
     const n = 1024;
     const bytes = records(n, rng(3));
     const tree = new Tree(store.recordPairTreeFromBytes(KIND, bytes, 0, n, depth), store);
     const keep = tree.clone();
+    const root = hex(tree.root);
     const pairs = Array.from({ length: 100 }, (_, k) => 5 * k);
     const same = new Uint8Array(pairs.length * 2 * SIZE);
     pairs.forEach((p, k) => same.set(bytes.subarray(2 * p * SIZE, (2 * p + 2) * SIZE), 2 * k * SIZE));
-    const rootId = tree.rootNode;
-    const nodes = store.stats().nodes;
     const created: number[] = [];
     tree.setRecordsAtDepth(depth - 1, pairs, PAIR, same, 0, created);
-    expect(tree.rootNode).toBe(rootId);
-    expect(store.stats().nodes).toBe(nodes);
-    expect(created).toEqual(pairs.map((p) => tree.getNodeAtDepth(depth - 1, p)));
-    // Every other pair changed: the unchanged ones keep their nodes.
-    const mixed = same.slice();
-    for (let k = 0; k < pairs.length; k += 2) mixed[2 * k * SIZE + 60] ^= 1;
-    tree.setRecordsAtDepth(depth - 1, pairs, PAIR, mixed, 0, created);
-    pairs.forEach((p, k) => expect(created[k] === keep.getNodeAtDepth(depth - 1, p)).toBe(k % 2 === 1));
-    const model = new Model(new Uint8Array(2 ** depth * SIZE), n, depth);
-    model.bytes.set(bytes);
-    for (let i = 0; i < n; i++) model.write(i, bytes, i * SIZE);
+    expect(hex(tree.root)).toBe(root);
     pairs.forEach((p, k) => {
-      model.write(2 * p, mixed, 2 * k * SIZE);
-      model.write(2 * p + 1, mixed, (2 * k + 1) * SIZE);
+      expect(created[k]).toBe(tree.getNodeAtDepth(depth - 1, p));
+      expect(created[k]).not.toBe(keep.getNodeAtDepth(depth - 1, p));
+    });
+    keep.dispose();
+    tree.dispose();
+    store.collect();
+    expect(store.stats().nodes).toBe(0);
+  });
+
+  it('a batch of more than COPIED_RECORDS_MAX positions takes the walk (its records listed for the flush): the same root', () => {
+    const store = new NodeStore();
+    const depth = 14;
+    const n = 2 ** depth;
+    const r = rng(5);
+    const model = new Model(new Uint8Array(n * SIZE), n, depth);
+    model.bytes.set(records(n, r));
+    for (let i = 0; i < n; i++) model.write(i, model.bytes, i * SIZE);
+    const tree = new Tree(store.recordPairTreeFromBytes(KIND, model.bytes, 0, n, depth), store);
+    const old = tree.clone();
+    const pairs = Array.from({ length: COPIED_RECORDS_MAX + 1 }, (_, k) => k + (k >> 1));
+    const data = records(2 * pairs.length, r);
+    const before = store.stats().pending;
+    tree.setRecordsAtDepth(depth - 1, pairs, PAIR, data, 0);
+    expect(store.stats().pending).toBeGreaterThan(before);
+    pairs.forEach((p, k) => {
+      model.write(2 * p, data, 2 * k * SIZE);
+      model.write(2 * p + 1, data, (2 * k + 1) * SIZE);
     });
     expect(hex(tree.root)).toBe(model.root());
-    keep.dispose();
+    old.dispose();
     tree.dispose();
     store.collect();
     expect(store.stats().nodes).toBe(0);

@@ -33,7 +33,7 @@ import { expandWide, isChunkNode, wideDepth, wideWithChunks } from '../wide/wide
 import { FUSED_CHANGED, FUSED_MIN, NOT_FUSED, writeOwnedPairs } from './ownedPairs.js';
 import { writeOwnedWides } from './ownedWides.js';
 import { writeCopiedWides } from './copiedWides.js';
-import { sameRecord, writeCopiedRecords } from './copiedRecords.js';
+import { COPIED_RECORDS_MAX, writeCopiedRecords } from './copiedRecords.js';
 import { layoutFor, type Layout } from '../nodes/recordLayouts.js';
 import { newRecord } from '../wide/records.js';
 
@@ -193,17 +193,15 @@ interface BytesRecords {
 }
 
 /**
- * The record for the batch's i-th position, whose old node is `old`: the
- * old one when it holds the same bytes; rewritten in place (and listed for
- * hashing) when `owned` and of the same kind; else a new record (listed).
+ * The record for the batch's i-th position, whose old node is `old`:
+ * rewritten in place (and listed for hashing) when `owned` and of the same
+ * kind; else a new record (listed).
  */
 function recordAt(store: NodeStore, src: BytesRecords, i: number, old: NodeId, owned: boolean): NodeId {
   const layout = src.layout;
   const from = src.offset + i * layout.size;
   let id = old;
-  if (sameRecord(store, old, layout, src.bytes, from)) {
-    // Nothing to write.
-  } else if (owned && (old & 15) === layout.kind) {
+  if (owned && (old & 15) === layout.kind) {
     const pool = store.pools[layout.kind]!;
     const slot = old >>> 4;
     pool.d8[slot >>> pool.shift]!.set(src.bytes.subarray(from, from + layout.size), (slot & pool.mask) * layout.size);
@@ -405,13 +403,15 @@ export function setWidesAtDepth(
  * Returns `root` with records of `kind` (a registered record layout, pairs
  * included) at positions indices[i] (strictly ascending) of level `depth`,
  * the i-th made from bytes[offset + i·size ..] (back to back, the layout's
- * size each). A position whose record holds those bytes already keeps it
- * (a batch of no-ops returns the same root); `created[i]` receives the
- * record now at indices[i]. Under a shared root, a batch of FUSED_MIN
- * positions or more is copied by the fused pass (copiedRecords.ts: records
- * hashed in one batch as made, paths hashed level by level, nothing
- * listed); otherwise the walk makes the records (listed for the flush), and
- * with an owned root rewrites an owned old record of the same kind in place.
+ * size each). Every position is written, as `setWidesAtDepth` writes every
+ * page: positions whose bytes would not change are the caller's to leave
+ * out (the old records are not read). `created[i]` receives the record now
+ * at indices[i]. Under a shared root, a batch of FUSED_MIN to
+ * COPIED_RECORDS_MAX positions is copied by the fused pass
+ * (copiedRecords.ts: records hashed in one batch as made, paths hashed
+ * level by level, nothing listed); otherwise the walk makes the records
+ * (listed for the flush), and with an owned root rewrites an owned old
+ * record of the same kind in place.
  */
 export function setRecordsAtDepth(
   store: NodeStore,
@@ -436,7 +436,7 @@ export function setRecordsAtDepth(
   if (n === 0) return root;
   checkAscending(depth, indices);
   const owned = owns(store, root, inPlace);
-  if (!owned && n >= FUSED_MIN) {
+  if (!owned && n >= FUSED_MIN && n <= COPIED_RECORDS_MAX) {
     const copied = writeCopiedRecords(store, root, depth, indices, layout, bytes, offset, out);
     if (copied !== -1) return copied;
   }

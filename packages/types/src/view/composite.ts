@@ -55,13 +55,15 @@ interface PairBatch {
 
 /**
  * The pair bytes of a commit, shared by all list views (one commit at a
- * time uses it: `#commitPairs` fills it, `#writeWithPairs` hands it to
- * core and lets it go); a block's 128 pairs take 31 KB. A larger one (an
- * epoch's ~16k pairs, 4 MB) is not kept after its commit.
+ * time uses it: `#commitPairs` fills it, the commit hands it to core and
+ * lets it go); a block's 128 Validator pairs take 31 KB, an epoch's ~16k
+ * pairs 3.9 MB, kept for the next epoch (allocating it each epoch cost
+ * ~5 ms of its commit: bench/validator-epoch.ts profile). A larger one is
+ * not kept after its commit.
  */
-const SLAB_KEPT = 1 << 16;
+const SLAB_KEPT = 1 << 22;
 const EMPTY_SLAB = new Uint8Array(0);
-let slab = new Uint8Array(SLAB_KEPT);
+let slab = new Uint8Array(1 << 16);
 let slabView = new DataView(slab.buffer);
 let slabBusy = false;
 
@@ -70,7 +72,7 @@ function pairSlab(bytes: number): Uint8Array {
   if (slabBusy) return new Uint8Array(bytes);
   slabBusy = true;
   if (slab.length < bytes) {
-    slab = new Uint8Array(bytes);
+    slab = new Uint8Array(Math.max(bytes, Math.min(2 * slab.length, SLAB_KEPT)));
     slabView = new DataView(slab.buffer);
   }
   return slab;
@@ -81,7 +83,7 @@ function releaseSlab(bytes: Uint8Array): void {
   if (bytes !== slab) return;
   slabBusy = false;
   if (slab.length > SLAB_KEPT) {
-    slab = new Uint8Array(SLAB_KEPT);
+    slab = new Uint8Array(1 << 16);
     slabView = new DataView(slab.buffer);
   }
 }

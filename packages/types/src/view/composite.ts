@@ -423,12 +423,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         }
         // A pair written whole is where both its halves are now.
         if (pairs !== null) {
-          table.reserve(2 * pairs.at.length, n);
-          for (let k = 0; k < pairs.at.length; k++) {
-            const entry = -(pairs.created[k]! + 1);
-            table.put(2 * pairs.at[k]!, entry, n);
-            table.put(2 * pairs.at[k]! + 1, entry, n);
-          }
+          table.reserve(pairs.at.length, n);
+          for (let k = 0; k < pairs.at.length; k++) table.putPair(pairs.at[k]!, -(pairs.created[k]! + 1), n);
         }
       }
     }

@@ -19,7 +19,7 @@ import { readHashRaw } from './store/levels.js';
 import { CoreError } from './errors.js';
 import { checkDepth, checkIndex, type Gindex, gindexBits } from './gindex.js';
 import type { NodeId } from './nodes/ids.js';
-import { type InPlaceWrite, setChunksAtDepth, setNodesAtDepth, setWidesAtDepth, takeChangedInPlace } from './write/batchWrite.js';
+import { type InPlaceWrite, setChunksAtDepth, setNodesAtDepth, setRecordsAtDepth, setWidesAtDepth, takeChangedInPlace } from './write/batchWrite.js';
 import { setNodesAtPositions, takePositionsChangedInPlace } from './write/positionBatch.js';
 import { findAtDepth, getNodeAtDepth, getNodeByBits, iterateNodesAtDepth, MAX_PATH_DEPTH, setNodeByBits, soleNodeAtDepth } from './write/navigate.js';
 import { defaultStore, type NodeStore } from './nodeStore.js';
@@ -246,6 +246,24 @@ export class Tree implements Disposable {
     inPlace?: InPlaceWrite,
   ): boolean {
     return this.write(setWidesAtDepth(this.store, this.live.root, depth, indices, innerDepth, data, offsets, created, inPlace));
+  }
+
+  /**
+   * Writes records of `kind` (a registered record layout or pair layout) at
+   * strictly ascending `indices` of level `depth`, the i-th made from
+   * `bytes` at offset + i × the layout's size (back to back). Every
+   * position is written (leave out those whose bytes would not change: the
+   * old records are not read, as `setWidesAtDepth` does not read old
+   * pages). `created`, when given, receives the record now at each
+   * position. Under a root the claim does not prove owned, a batch of 64
+   * to 4096 positions makes and hashes its records in one batch and copies
+   * the paths level by level (core write/copiedRecords.ts); with `inPlace`
+   * and an owned root, owned records of the same kind are rewritten.
+   * Returns true when the root itself was rewritten in place (its id
+   * unchanged).
+   */
+  setRecordsAtDepth(depth: number, indices: ArrayLike<number>, kind: number, bytes: Uint8Array, offset = 0, created?: NodeId[], inPlace?: InPlaceWrite): boolean {
+    return this.write(setRecordsAtDepth(this.store, this.live.root, depth, indices, kind, bytes, offset, created, inPlace));
   }
 
   /** Writes `chunks` (32 bytes per index) as leaves at `indices` of level `depth`, ascending. */

@@ -119,15 +119,23 @@ export abstract class SszType<V> extends SszCodec<V> implements Type<V> {
 
   /**
    * @internal The commit of half views (`_halfView`) of one record pair
-   * that were written, done by their list in one step: the new pair with
-   * both views' writes (`left`, `right`: the views of halves 0 and 1, null
-   * for a half not written), the pair itself when no byte changes, or -1
-   * when a view cannot be committed so (it committed on its own since, or
-   * holds more than field values); the list then commits each view alone.
-   * The views are left as they were: the list disposes them right after.
+   * that were written, done by their list in one step: the bytes of the
+   * new pair with both views' writes (`left`, `right`: the views of halves
+   * 0 and 1, null for a half not written) go into `out` at `offset`
+   * (`view` is a DataView of `out`), and the answer is 1 when they differ
+   * from the pair's, 0 when no byte changes, or -1 when a view cannot be
+   * committed so (it committed on its own since, or holds more than field
+   * values); the list then commits each view alone. The list writes all
+   * its changed pairs in one batch (core `setRecordsAtDepth`). The views
+   * are left as they were: the list disposes them right after.
    */
-  _pairWrite(_left: TreeView<V> | null, _right: TreeView<V> | null): NodeId {
+  _pairWrite(_left: TreeView<V> | null, _right: TreeView<V> | null, _out: Uint8Array, _view: DataView, _offset: number): number {
     return -1;
+  }
+
+  /** @internal The record size of this schema's record pairs (twice its compact record's), or 0 when it has none. */
+  _pairBytes(): number {
+    return 0;
   }
 
   /** @internal The subtree a view starts from (packed sequences use wide-leaf pages here). */

@@ -6,8 +6,8 @@
  * root equals the value API's and the version a clone was taken from never
  * changes. The failure is injected once into one of the tree's batch writes
  * (`Tree.setNodesAt`, `setNodesAtDepth`, `setWidesAtDepth`,
- * `setChunksAtDepth`), for views that own their tree (in-place commits) and
- * clones. Progressive lists: progressiveRetry.test.ts.
+ * `setChunksAtDepth`, `setRecordsAtDepth`), for views that own their tree
+ * (in-place commits) and clones. Progressive lists: progressiveRetry.test.ts.
  */
 import { Tree } from '@ssztree/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -16,7 +16,7 @@ import { Validator } from './validatorSchema.js';
 
 afterEach(() => vi.restoreAllMocks());
 
-const METHODS = ['setNodesAt', 'setNodesAtDepth', 'setWidesAtDepth', 'setChunksAtDepth'] as const;
+const METHODS = ['setNodesAt', 'setNodesAtDepth', 'setWidesAtDepth', 'setChunksAtDepth', 'setRecordsAtDepth'] as const;
 
 /** Makes the next call of `method` throw (once; later calls run as usual). */
 function failNext(method: (typeof METHODS)[number]): void {

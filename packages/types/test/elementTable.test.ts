@@ -1,9 +1,12 @@
 /**
  * The element table (src/view/elementTable.ts) on its own: `reserve` before
- * a commit's many puts folds the overlay into a private base at once, and a
+ * a commit's many puts folds the maps into a private base at once, and a
  * clone's table taken over before that (its base frozen, shared) never sees
- * the puts; every entry reads as the plain model of puts and drops says.
+ * the puts; every entry reads as the plain model of puts, pair puts (one
+ * entry for both halves, a later put of one position winning over it) and
+ * drops says, across chains of clones and folds.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ElementTable, OVERLAY_MAX } from '../src/view/elementTable.js';
 
@@ -55,5 +58,48 @@ describe('element table', () => {
     grandchild.inherit(child.hint(3)!);
     expect(grandchild.get(5)).toBe(-9);
     expect(grandchild.get(6)).toBe(7);
+  });
+
+  type Op = { kind: 'put' | 'pair' | 'drop' | 'reserve' | 'clone' | 'switch'; at: number; value: number };
+  const op = fc.record({
+    kind: fc.constantFrom('put', 'pair', 'pair', 'pair', 'drop', 'reserve', 'clone', 'switch'),
+    at: fc.integer({ min: 0, max: n - 1 }),
+    value: fc.integer({ min: -(2 ** 30), max: 2 ** 30 }),
+  }) as fc.Arbitrary<Op>;
+
+  it('property: puts, pair puts and drops across clones and folds read as each table model says', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(op, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: OVERLAY_MAX }), (fill, ops, burst) => {
+        const first = fill ? filled() : new ElementTable();
+        const tables = [{ table: first, model: Array.from({ length: n }, (_, i) => (fill ? i + 1 : 0)) }];
+        let cur = 0;
+        for (const { kind, at, value } of ops) {
+          const t = tables[cur]!;
+          if (kind === 'put') {
+            t.table.put(at, value, n);
+            t.model[at] = value;
+          } else if (kind === 'pair') {
+            // A burst of pair puts, as a commit's, enough of them to fold the maps now and then.
+            const count = 1 + (Math.abs(value) % burst);
+            for (let k = 0; k < count; k++) {
+              const p = (Math.floor(at / 2) + k * 7919) % Math.floor(n / 2);
+              t.table.putPair(p, value + k, n);
+              t.model[2 * p] = t.model[2 * p + 1] = value + k;
+            }
+          } else if (kind === 'drop') {
+            t.table.drop(at, n);
+            t.model[at] = 0;
+          } else if (kind === 'reserve') t.table.reserve(Math.abs(value) % (2 * OVERLAY_MAX), n);
+          else if (kind === 'clone') {
+            const hint = t.table.hint(1);
+            const child = new ElementTable();
+            if (hint !== undefined) child.inherit(hint);
+            tables.push({ table: child, model: hint === undefined ? new Array<number>(n).fill(0) : t.model.slice() });
+          } else cur = Math.abs(value) % tables.length;
+        }
+        for (const { table, model } of tables) for (let i = 0; i < n; i++) if (table.get(i) !== model[i]) expect(table.get(i)).toBe(model[i]);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

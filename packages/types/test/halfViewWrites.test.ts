@@ -154,11 +154,11 @@ describe('a list commit retried after a child written again', () => {
   const Inner = container({ a: uint64, b: byteList(64) }, 'Inner');
   const Elems = list(Inner, 1024);
   const Vals2 = list(Validator, 1024);
-  /** Makes the next `setNodesAtDepth` throw (once). */
-  function failNext(): void {
-    const real = Tree.prototype.setNodesAtDepth;
-    const spy = vi.spyOn(Tree.prototype, 'setNodesAtDepth').mockImplementationOnce(() => {
-      spy.mockImplementation(real);
+  /** Makes the next `method` call throw (once). */
+  function failNext(method: 'setNodesAtDepth' | 'setRecordsAtDepth' = 'setNodesAtDepth'): void {
+    const real = Tree.prototype[method] as (...args: unknown[]) => unknown;
+    const spy = vi.spyOn(Tree.prototype, method).mockImplementationOnce(() => {
+      spy.mockImplementation(real as never);
       throw new Error('injected');
     });
   }
@@ -192,7 +192,8 @@ describe('a list commit retried after a child written again', () => {
         view.get(i).slashed = true;
         model[i]!.slashed = true;
       }
-      failNext();
+      // A clone's list commits its written pairs from their bytes (`setRecordsAtDepth`); an owned one its halves in place.
+      failNext(clone ? 'setRecordsAtDepth' : 'setNodesAtDepth');
       let threw = false;
       try {
         view.commit();

@@ -33,6 +33,9 @@ import { expandWide, isChunkNode, wideDepth, wideWithChunks } from '../wide/wide
 import { FUSED_CHANGED, FUSED_MIN, NOT_FUSED, writeOwnedPairs } from './ownedPairs.js';
 import { writeOwnedWides } from './ownedWides.js';
 import { writeCopiedWides } from './copiedWides.js';
+import { COPIED_RECORDS_MAX, writeCopiedRecords } from './copiedRecords.js';
+import { layoutFor, type Layout } from '../nodes/recordLayouts.js';
+import { newRecord } from '../wide/records.js';
 
 /**
  * Returns `root` with nodes[i] at position indices[i] of level `depth`, for
@@ -175,10 +178,46 @@ interface Batch {
   readonly touched?: ArrayLike<boolean> | undefined;
   /** Wide leaves written from a slab, in place where owned (`setWidesAtDepth`). */
   readonly wides?: SlabWides | undefined;
+  /** Records made from bytes, in place where owned (`setRecordsAtDepth`); below a wide leaf or record, it is expanded. */
+  readonly records?: BytesRecords | undefined;
+}
+
+/** Where a `setRecordsAtDepth` batch's records come from and where their ids go. */
+interface BytesRecords {
+  readonly layout: Layout;
+  /** Record i's bytes are bytes[offset + i·size, offset + (i + 1)·size). */
+  readonly bytes: Uint8Array;
+  readonly offset: number;
+  /** created[i]: the record now at the batch's i-th position. */
+  readonly created: NodeId[];
+}
+
+/**
+ * The record for the batch's i-th position, whose old node is `old`:
+ * rewritten in place (and listed for hashing) when `owned` and of the same
+ * kind; else a new record (listed).
+ */
+function recordAt(store: NodeStore, src: BytesRecords, i: number, old: NodeId, owned: boolean): NodeId {
+  const layout = src.layout;
+  const from = src.offset + i * layout.size;
+  let id = old;
+  if (owned && (old & 15) === layout.kind) {
+    const pool = store.pools[layout.kind]!;
+    const slot = old >>> 4;
+    pool.d8[slot >>> pool.shift]!.set(src.bytes.subarray(from, from + layout.size), (slot & pool.mask) * layout.size);
+    store.relistChanged(old, store.recordPending[layout.kind]!);
+    changedInPlace = true;
+  } else {
+    // Floated: two base records written side by side become one pair (`writeBatch`), which leaves them unlinked.
+    id = store.float(newRecord(store, layout, src.bytes, from));
+  }
+  src.created[i] = id;
+  return id;
 }
 
 /** The node written at batch position i, made from its chunk if needed (compared against `old` first). */
 function freshAt(store: NodeStore, batch: Batch, i: number, old: NodeId, owned: boolean): NodeId {
+  if (batch.records !== undefined) return recordAt(store, batch.records, i, old, owned);
   if (batch.wides !== undefined) {
     const id = wideAt(store, batch.wides, i, old, owned);
     if (id === old) changedInPlace = true;
@@ -269,7 +308,7 @@ function writeIntoWide(store: NodeStore, node: NodeId, depth: number, batch: Bat
   const wd = wideDepth(node);
   if (wd === 0 || depth > wd) belowLeaf(node);
   // (Slab wide leaves replace a larger wide leaf's parts: through the expansion below.)
-  if (depth === wd && batch.wides === undefined && (batch.chunks !== undefined || allChunks(batch.nodes!, lo, hi))) {
+  if (depth === wd && batch.wides === undefined && batch.records === undefined && (batch.chunks !== undefined || allChunks(batch.nodes!, lo, hi))) {
     if (batch.nodes !== undefined) return wideWithChunks(store, node, batch.indices, batch.nodes, lo, hi, base);
     // Chunk writes: leaves just long enough to copy from.
     const leaves: NodeId[] = [];
@@ -358,4 +397,49 @@ export function setWidesAtDepth(
   }
   const batch: Batch = { indices, nodes: undefined, chunks: undefined, wides };
   return guarded(store, root, depth, batch, owned);
+}
+
+/**
+ * Returns `root` with records of `kind` (a registered record layout, pairs
+ * included) at positions indices[i] (strictly ascending) of level `depth`,
+ * the i-th made from bytes[offset + i·size ..] (back to back, the layout's
+ * size each). Every position is written, as `setWidesAtDepth` writes every
+ * page: positions whose bytes would not change are the caller's to leave
+ * out (the old records are not read). `created[i]` receives the record now
+ * at indices[i]. Under a shared root, a batch of FUSED_MIN to
+ * COPIED_RECORDS_MAX positions is copied by the fused pass
+ * (copiedRecords.ts: records hashed in one batch as made, paths hashed
+ * level by level, nothing listed); otherwise the walk makes the records
+ * (listed for the flush), and with an owned root rewrites an owned old
+ * record of the same kind in place.
+ */
+export function setRecordsAtDepth(
+  store: NodeStore,
+  root: NodeId,
+  depth: number,
+  indices: ArrayLike<number>,
+  kind: number,
+  bytes: Uint8Array,
+  offset: number,
+  created?: NodeId[],
+  inPlace?: InPlaceWrite,
+): NodeId {
+  checkDepth(depth, 0, MAX_PATH_DEPTH);
+  changedInPlace = false;
+  const layout = layoutFor(kind);
+  const n = indices.length;
+  if (!(bytes instanceof Uint8Array) || !Number.isInteger(offset) || offset < 0 || offset + n * layout.size > bytes.length) {
+    throw new CoreError('BAD_INPUT', `${n} records of ${layout.size} bytes do not fit at offset ${String(offset)}`);
+  }
+  const out = created ?? [];
+  out.length = n;
+  if (n === 0) return root;
+  checkAscending(depth, indices);
+  const owned = owns(store, root, inPlace);
+  if (!owned && n >= FUSED_MIN && n <= COPIED_RECORDS_MAX) {
+    const copied = writeCopiedRecords(store, root, depth, indices, layout, bytes, offset, out);
+    if (copied !== -1) return copied;
+  }
+  const records: BytesRecords = { layout, bytes, offset, created: out };
+  return guarded(store, root, depth, { indices, nodes: undefined, chunks: undefined, records }, owned);
 }

@@ -277,7 +277,7 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     return (this.records as ContainerRecords).withFields(store, node, indices, values, half);
   }
 
-  override _pairWrite(left: TreeView<ContainerValue<F>> | null, right: TreeView<ContainerValue<F>> | null): NodeId {
+  override _pairWrite(left: TreeView<ContainerValue<F>> | null, right: TreeView<ContainerValue<F>> | null, out: Uint8Array, view: DataView, offset: number): number {
     const records = this.records;
     const a = left as ContainerViewBase<F> | null;
     const b = right as ContainerViewBase<F> | null;
@@ -286,7 +286,11 @@ export class ContainerType<F extends Fields> extends SszType<ContainerValue<F>> 
     const writesA = a === null ? null : a._pairWrites();
     const writesB = b === null ? null : b._pairWrites();
     if ((a !== null && writesA === null) || (b !== null && writesB === null)) return -1;
-    return records.pairWithFields((a ?? b)!._tree.store, pair, writesA, writesB, NO_VALUE);
+    return records.pairWithFields((a ?? b)!._tree.store, pair, writesA, writesB, NO_VALUE, out, view, offset) ? 1 : 0;
+  }
+
+  override _pairBytes(): number {
+    return this.records === null ? 0 : 2 * (this.fixedSize as number);
   }
 
   override _halfView(list: Tree, pair: NodeId, half: number): ContainerView<F> | null {

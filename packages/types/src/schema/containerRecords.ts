@@ -88,9 +88,6 @@ export class ContainerRecords {
   /** One record's bytes, for field reads and writes (decoders copy what they keep). */
   private recordScratch: Uint8Array | null = null;
   private recordScratchView: DataView | null = null;
-  /** A pair's bytes, for `pairWithFields`. */
-  private pairScratch: Uint8Array | null = null;
-  private pairScratchView: DataView | null = null;
   /** A field's bytes before a write (the no-op check of `withFields`). */
   private fieldScratch: Uint8Array | null = null;
   /** Batch scratch, reused across calls (a record never contains a record, so no re-entry). */
@@ -379,20 +376,16 @@ export class ContainerRecords {
 
   /**
    * Record pair `pair` (of this container's pair kind) with the fields of
-   * each half rewritten: `halves[h][i]` is half h's new field i, or `none`
-   * (a null half is left as it is). A new pair, or `pair` itself when every
-   * value encodes to the bytes already there — so a list's commit makes one
-   * node per written pair, no half records.
+   * each half rewritten, as bytes: `halves[h][i]` is half h's new field i,
+   * or `none` (a null half is left as it is). The pair's bytes are copied
+   * into `out` at `offset` (twice this container's size) and the fields
+   * encoded there; returns whether any byte differs from the pair's — so a
+   * list's commit writes only the pairs that changed, all in one batch
+   * (core `setRecordsAtDepth`), and makes no half record.
    */
-  pairWithFields(store: NodeStore, pair: NodeId, left: readonly unknown[] | null, right: readonly unknown[] | null, none: unknown): NodeId {
+  pairWithFields(store: NodeStore, pair: NodeId, left: readonly unknown[] | null, right: readonly unknown[] | null, none: unknown, out: Uint8Array, view: DataView, offset: number): boolean {
     const size = this.owner.size;
-    if (this.pairScratch === null) {
-      this.pairScratch = new Uint8Array(2 * size);
-      this.pairScratchView = new DataView(this.pairScratch.buffer);
-    }
-    const bytes = this.pairScratch;
-    const view = this.pairScratchView as DataView;
-    store.copyRecordInto(pair, bytes, 0);
+    store.copyRecordInto(pair, out, offset);
     let same = true;
     for (let h = 0; h < 2; h++) {
       const values = h === 0 ? left : right;
@@ -400,15 +393,15 @@ export class ContainerRecords {
       for (let i = 0; i < values.length; i++) {
         if (values[i] === none) continue;
         const f = this.owner.infos[i] as FieldInfo;
-        const start = h * size + f.fixedPos;
+        const start = offset + h * size + f.fixedPos;
         const end = start + (f.fixedSize as number);
         const before: Uint8Array | null = same ? (this.fieldScratch = growScratch(this.fieldScratch, end - start)) : null;
-        if (before !== null) for (let b = start; b < end; b++) before[b - start] = bytes[b] as number;
-        this.encodeField(i, values[i], bytes, view, h * size);
-        if (before !== null) for (let b = start; b < end && same; b++) same = bytes[b] === before[b - start];
+        if (before !== null) for (let b = start; b < end; b++) before[b - start] = out[b] as number;
+        this.encodeField(i, values[i], out, view, offset + h * size);
+        if (before !== null) for (let b = start; b < end && same; b++) same = out[b] === before[b - start];
       }
     }
-    return same ? pair : store.record(this.pairKind(), bytes, 0);
+    return !same;
   }
 
   // ---------------------------------------------------------------- output

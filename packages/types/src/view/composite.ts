@@ -45,6 +45,49 @@ function childWritten(this: TreeView<unknown>): void {
   (this._link as CompositeSequenceView<unknown, unknown>)._childWritten(this);
 }
 
+/** The record pairs a list's commit writes in one batch (`#commitPairs`): ascending pair indices, their record kind, their bytes back to back; `created` receives the pairs now there. */
+interface PairBatch {
+  readonly at: number[];
+  readonly kind: number;
+  readonly bytes: Uint8Array;
+  readonly created: NodeId[];
+}
+
+/**
+ * The pair bytes of a commit, shared by all list views (one commit at a
+ * time uses it: `#commitPairs` fills it, the commit hands it to core and
+ * lets it go); a block's 128 Validator pairs take 31 KB, an epoch's ~16k
+ * pairs 3.9 MB, kept for the next epoch (allocating it each epoch cost
+ * ~5 ms of its commit: bench/validator-epoch.ts profile). A larger one is
+ * not kept after its commit.
+ */
+const SLAB_KEPT = 1 << 22;
+const EMPTY_SLAB = new Uint8Array(0);
+let slab = new Uint8Array(1 << 16);
+let slabView = new DataView(slab.buffer);
+let slabBusy = false;
+
+/** A buffer of at least `bytes` bytes for a commit's pairs: the shared slab when free (grown if needed), else a fresh one. */
+function pairSlab(bytes: number): Uint8Array {
+  if (slabBusy) return new Uint8Array(bytes);
+  slabBusy = true;
+  if (slab.length < bytes) {
+    slab = new Uint8Array(Math.max(bytes, Math.min(2 * slab.length, SLAB_KEPT)));
+    slabView = new DataView(slab.buffer);
+  }
+  return slab;
+}
+
+/** Gives the shared slab back after a commit's write (a large one is dropped). */
+function releaseSlab(bytes: Uint8Array): void {
+  if (bytes !== slab) return;
+  slabBusy = false;
+  if (slab.length > SLAB_KEPT) {
+    slab = new Uint8Array(1 << 16);
+    slabView = new DataView(slab.buffer);
+  }
+}
+
 export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   readonly #elem: SszType<E>;
   readonly #limit: number;
@@ -326,42 +369,10 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
       replaced.push(true);
     }
     const pairs = halfAt === null ? null : this.#commitPairs(halfAt, halfViews!, at, written, replaced);
-    if (at.length > 0 || pairs !== null) {
-      const order = sortedPositions(at);
-      const indices: number[] = [];
-      const nodes: NodeId[] = [];
-      for (let k = 0; k < order.length; k++) {
-        const j = order[k]!;
-        const i = at[j]!;
-        const node = written[j]!;
-        // Wholesale replacements equal to what is there keep the old node (one batched hash of all candidates).
-        if (replaced[j] && sameRoot(store, node, this.#nodeAt(i))) continue;
-        indices.push(i);
-        nodes.push(node);
-      }
-      if (indices.length > 0 || pairs !== null) {
-        if (this.#level === 0) this._tree.rootNode = nodes[0] as NodeId;
-        else if (pairs === null) this._changedInPlace = this._tree.setNodesAtDepth(this.#level, indices, nodes, this._inPlaceWrite());
-        else this._changedInPlace = this.#writeWithPairs(indices, nodes, pairs);
-        const table = this.#table;
-        if (table !== null) {
-          // Written positions and their pair neighbours (a write into a pair makes a new pair) hold new nodes.
-          const n = this.#length;
-          for (const i of indices) {
-            table.drop(i, n);
-            table.drop(i ^ 1, n);
-          }
-          // A pair written whole is where both its halves are now.
-          if (pairs !== null) {
-            table.reserve(2 * pairs.at.length, n);
-            for (let k = 0; k < pairs.at.length; k++) {
-              const entry = -(pairs.nodes[k]! + 1);
-              table.put(2 * pairs.at[k]!, entry, n);
-              table.put(2 * pairs.at[k]! + 1, entry, n);
-            }
-          }
-        }
-      }
+    try {
+      this.#writeBatches(at, written, replaced, pairs);
+    } finally {
+      if (pairs !== null) releaseSlab(pairs.bytes);
     }
     for (const child of this.#linked) child._linkBase = child._tree.rootNode;
     this.#linked.length = 0;
@@ -375,6 +386,47 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     if (this.#length !== this.#committedLength) {
       if (this.#isList) this._tree.setChunk(3, lengthChunk(this.#length));
       this.#committedLength = this.#length;
+    }
+  }
+
+  /**
+   * The batch writes of a commit: elements `at` (their nodes `written`, any
+   * order; `replaced` marks wholesale replacements, kept when their root is
+   * the old one's) and whole pairs `pairs`; then the element table.
+   */
+  #writeBatches(at: number[], written: NodeId[], replaced: boolean[], pairs: PairBatch | null): void {
+    if (at.length === 0 && pairs === null) return;
+    const store = this._tree.store;
+    const order = sortedPositions(at);
+    const indices: number[] = [];
+    const nodes: NodeId[] = [];
+    for (let k = 0; k < order.length; k++) {
+      const j = order[k]!;
+      const i = at[j]!;
+      const node = written[j]!;
+      // Wholesale replacements equal to what is there keep the old node (one batched hash of all candidates).
+      if (replaced[j] && sameRoot(store, node, this.#nodeAt(i))) continue;
+      indices.push(i);
+      nodes.push(node);
+    }
+    if (indices.length > 0 || pairs !== null) {
+      if (this.#level === 0) this._tree.rootNode = nodes[0] as NodeId;
+      else if (pairs === null) this._changedInPlace = this._tree.setNodesAtDepth(this.#level, indices, nodes, this._inPlaceWrite());
+      else this._changedInPlace = this.#writeWithPairs(indices, nodes, pairs);
+      const table = this.#table;
+      if (table !== null) {
+        // Written positions and their pair neighbours (a write into a pair makes a new pair) hold new nodes.
+        const n = this.#length;
+        for (const i of indices) {
+          table.drop(i, n);
+          table.drop(i ^ 1, n);
+        }
+        // A pair written whole is where both its halves are now.
+        if (pairs !== null) {
+          table.reserve(pairs.at.length, n);
+          for (let k = 0; k < pairs.at.length; k++) table.putPair(pairs.at[k]!, -(pairs.created[k]! + 1), n);
+        }
+      }
     }
   }
 
@@ -393,21 +445,51 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
 
   /**
    * Commits written half views (elements `halfAt`, any order) pair by pair:
-   * one new pair node per pair (`SszType._pairWrite`), written one level up,
-   * instead of a record per view and a pair made from them in the write.
-   * Pairs whose views cannot be so committed, or beside another write of
-   * element level (`at`), are committed view by view into `at` instead.
-   * Returns the pairs to write (ascending, pair index and node), or null.
+   * each changed pair's new bytes (`SszType._pairWrite`) go into one slab,
+   * written one level up in one batch (`#writeWithPairs`), instead of a
+   * record per view and a pair made from them in the write. Pairs whose
+   * views cannot be so committed, or beside another write of element level
+   * (`at`), are committed view by view into `at` instead. Returns the pairs
+   * to write (ascending pair indices, their kind and bytes), or null.
    */
-  #commitPairs(halfAt: number[], halfViews: TreeView<E>[], at: number[], written: NodeId[], replaced: boolean[]): { at: number[]; nodes: NodeId[] } | null {
+  #commitPairs(halfAt: number[], halfViews: TreeView<E>[], at: number[], written: NodeId[], replaced: boolean[]): PairBatch | null {
     let near: Set<number> | null = null;
     if (at.length > 0) {
       near = new Set();
       for (const i of at) near.add(i >>> 1);
     }
     const order = sortedPositions(halfAt);
+    const size = this.#elem._pairBytes();
+    const bytes = size > 0 ? pairSlab(size * halfAt.length) : EMPTY_SLAB;
+    const view = bytes === slab ? slabView : new DataView(bytes.buffer);
     const pairAt: number[] = [];
-    const pairNodes: NodeId[] = [];
+    let kind = -1;
+    try {
+      kind = this.#pairBytes(halfAt, halfViews, order, near, size, bytes, view, pairAt, at, written, replaced);
+    } catch (error) {
+      releaseSlab(bytes);
+      throw error;
+    }
+    if (pairAt.length > 0) return { at: pairAt, kind, bytes, created: [] };
+    releaseSlab(bytes);
+    return null;
+  }
+
+  /** `#commitPairs`' loop: each changed pair's bytes into `bytes` (its index into `pairAt`); returns their record kind. */
+  #pairBytes(
+    halfAt: number[],
+    halfViews: TreeView<E>[],
+    order: ArrayLike<number>,
+    near: Set<number> | null,
+    size: number,
+    bytes: Uint8Array,
+    view: DataView,
+    pairAt: number[],
+    at: number[],
+    written: NodeId[],
+    replaced: boolean[],
+  ): number {
+    let kind = -1;
     for (let k = 0; k < order.length; ) {
       const i = halfAt[order[k]!]!;
       const p = i >>> 1;
@@ -416,30 +498,32 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
       if ((i & 1) === 0) left = halfViews[order[k++]!]!;
       if (k < order.length && halfAt[order[k]!]! === 2 * p + 1) right = halfViews[order[k++]!]!;
       const pair = (left ?? right)!._pairOf();
-      const node = near !== null && near.has(p) ? -1 : this.#elem._pairWrite(left, right);
-      if (node === pair) continue; // no byte changed
-      if (node >= 0) {
+      // One batch holds one record kind: a pair of another (never seen: one list, one layout) goes view by view.
+      const fits = size > 0 && (kind < 0 || (pair & 15) === kind) && (near === null || !near.has(p));
+      const changed = fits ? this.#elem._pairWrite(left, right, bytes, view, pairAt.length * size) : -1;
+      if (changed === 0) continue; // no byte changed
+      if (changed > 0) {
         pairAt.push(p);
-        pairNodes.push(node);
+        kind = pair & 15;
         continue;
       }
-      for (const [j, view] of [[2 * p, left], [2 * p + 1, right]] as const) {
-        if (view !== null) this.#commitChild(j, view, at, written, replaced);
+      for (const [j, v] of [[2 * p, left], [2 * p + 1, right]] as const) {
+        if (v !== null) this.#commitChild(j, v, at, written, replaced);
       }
     }
-    return pairAt.length > 0 ? { at: pairAt, nodes: pairNodes } : null;
+    return kind;
   }
 
   /**
-   * Writes whole pairs `pairs` (one level up), then elements `indices`
-   * (ascending, none in a written pair): two batch writes, as only those
-   * reach into a pair. True when the root was rewritten in place (the same
-   * root id, new contents).
+   * Writes whole pairs `pairs` (one level up, from their bytes), then
+   * elements `indices` (ascending, none in a written pair): two batch
+   * writes, as only those reach into a pair. True when the root was
+   * rewritten in place (the same root id, new contents).
    */
-  #writeWithPairs(indices: readonly number[], nodes: readonly NodeId[], pairs: { at: number[]; nodes: NodeId[] }): boolean {
+  #writeWithPairs(indices: readonly number[], nodes: readonly NodeId[], pairs: PairBatch): boolean {
     const tree = this._tree;
     const before = tree.rootNode;
-    let inPlace = tree.setNodesAtDepth(this.#level - 1, pairs.at, pairs.nodes, this._inPlaceWrite());
+    let inPlace = tree.setRecordsAtDepth(this.#level - 1, pairs.at, pairs.kind, pairs.bytes, 0, pairs.created, this._inPlaceWrite());
     if (indices.length > 0) inPlace = tree.setNodesAtDepth(this.#level, indices, nodes, this._inPlaceWrite()) || inPlace;
     return inPlace && tree.rootNode === before;
   }

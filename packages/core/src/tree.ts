@@ -256,7 +256,7 @@ export class Tree implements Disposable {
    * old records are not read, as `setWidesAtDepth` does not read old
    * pages). `created`, when given, receives the record now at each
    * position. Under a root the claim does not prove owned, a batch of 64
-   * to 4096 positions makes and hashes its records in one batch and copies
+   * positions or more makes and hashes its records in batches and copies
    * the paths level by level (core write/copiedRecords.ts); with `inPlace`
    * and an owned root, owned records of the same kind are rewritten.
    * Returns true when the root itself was rewritten in place (its id

@@ -2,9 +2,9 @@
  * Records written from bytes (`Tree.setRecordsAtDepth`): under a shared
  * root, a batch of 64 positions or more is the fused copy
  * (write/copiedRecords.ts: records hashed in one batch as made, every path
- * copied level by level and hashed at once, nothing listed); smaller and
- * larger batches (past COPIED_RECORDS_MAX), positions past the built
- * records (zero subtrees on the paths) and owned roots take the walk. Checked against a byte model of the
+ * copied level by level and hashed at once, nothing listed), an epoch's
+ * batch too; smaller batches, positions past the built records (zero
+ * subtrees on the paths) and owned roots take the walk. Checked against a byte model of the
  * records: roots equal merkleize of the model's record roots, every version
  * kept (clones) keeps its root, nothing is left pending by the fused pass,
  * and every node is given back once the handles are dropped.
@@ -14,7 +14,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore, registerRecordLayout, registerRecordPairs, Tree } from '../src/index.js';
 import { expandRecord, hex, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
-import { COPIED_RECORDS_MAX } from '../src/write/copiedRecords.js';
 
 const KIND = registerRecordLayout(LAYOUT);
 const PAIR = registerRecordPairs(KIND);
@@ -124,7 +123,7 @@ describe('records from bytes (setRecordsAtDepth)', () => {
     expect(store.stats().nodes).toBe(0);
   });
 
-  it('a batch of more than COPIED_RECORDS_MAX positions takes the walk (its records listed for the flush): the same root', () => {
+  it('an epoch-sized batch (8192 pair positions) takes the fused copy too: nothing listed, the model\'s root, the old version kept', () => {
     const store = new NodeStore();
     const depth = 14;
     const n = 2 ** depth;
@@ -134,11 +133,13 @@ describe('records from bytes (setRecordsAtDepth)', () => {
     for (let i = 0; i < n; i++) model.write(i, model.bytes, i * SIZE);
     const tree = new Tree(store.recordPairTreeFromBytes(KIND, model.bytes, 0, n, depth), store);
     const old = tree.clone();
-    const pairs = Array.from({ length: COPIED_RECORDS_MAX + 1 }, (_, k) => k + (k >> 1));
+    const oldRoot = hex(old.root);
+    const pairs = Array.from({ length: 8192 }, (_, k) => k);
     const data = records(2 * pairs.length, r);
     const before = store.stats().pending;
     tree.setRecordsAtDepth(depth - 1, pairs, PAIR, data, 0);
-    expect(store.stats().pending).toBeGreaterThan(before);
+    expect(store.stats().pending).toBe(before);
+    expect(hex(old.root)).toBe(oldRoot);
     pairs.forEach((p, k) => {
       model.write(2 * p, data, 2 * k * SIZE);
       model.write(2 * p + 1, data, (2 * k + 1) * SIZE);

@@ -33,7 +33,7 @@ import { expandWide, isChunkNode, wideDepth, wideWithChunks } from '../wide/wide
 import { FUSED_CHANGED, FUSED_MIN, NOT_FUSED, writeOwnedPairs } from './ownedPairs.js';
 import { writeOwnedWides } from './ownedWides.js';
 import { writeCopiedWides } from './copiedWides.js';
-import { COPIED_RECORDS_MAX, writeCopiedRecords } from './copiedRecords.js';
+import { writeCopiedRecords } from './copiedRecords.js';
 import { layoutFor, type Layout } from '../nodes/recordLayouts.js';
 import { newRecord } from '../wide/records.js';
 
@@ -406,10 +406,10 @@ export function setWidesAtDepth(
  * size each). Every position is written, as `setWidesAtDepth` writes every
  * page: positions whose bytes would not change are the caller's to leave
  * out (the old records are not read). `created[i]` receives the record now
- * at indices[i]. Under a shared root, a batch of FUSED_MIN to
- * COPIED_RECORDS_MAX positions is copied by the fused pass
- * (copiedRecords.ts: records hashed in one batch as made, paths hashed
- * level by level, nothing listed); otherwise the walk makes the records
+ * at indices[i]. Under a shared root, a batch of FUSED_MIN positions or
+ * more is copied by the fused pass (copiedRecords.ts: records hashed in
+ * batches as made, paths hashed level by level, nothing listed); otherwise
+ * the walk makes the records
  * (listed for the flush), and with an owned root rewrites an owned old
  * record of the same kind in place.
  */
@@ -436,7 +436,7 @@ export function setRecordsAtDepth(
   if (n === 0) return root;
   checkAscending(depth, indices);
   const owned = owns(store, root, inPlace);
-  if (!owned && n >= FUSED_MIN && n <= COPIED_RECORDS_MAX) {
+  if (!owned && n >= FUSED_MIN) {
     const copied = writeCopiedRecords(store, root, depth, indices, layout, bytes, offset, out);
     if (copied !== -1) return copied;
   }

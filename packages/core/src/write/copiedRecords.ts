@@ -13,6 +13,12 @@
  * rows for their dirty heights), and the flush reads them all again. Here
  * nothing is listed.
  *
+ * Any batch of 64 positions or more takes it, an epoch's 16384 pairs
+ * included: on the fulu state of 2^20 validators (bench/validator-epoch.ts
+ * `--count 16384`, CPU ms of the validators' commit + flush, medians of
+ * rounds 3–10, two alternated process pairs, AMD EPYC, load ~3.5), 90.3 and
+ * 83.3 against 100.2 and 93.5 walked and flushed.
+ *
  * Every position gets a new record: the caller leaves out those whose
  * bytes would not change (types' list commits compare each pair as they
  * encode it), so the old records are never read here.
@@ -32,17 +38,6 @@ import type { Layout } from '../nodes/recordLayouts.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 import { recordPool } from '../wide/records.js';
 import { abandonCopiedPaths, finishCopiedPaths, leafMessage, levelOneMessages, made, startCopiedPaths, writtenFrom } from './copiedPaths.js';
-
-/**
- * Most positions the fused copy takes; larger batches (an epoch's 16384
- * validator pairs) are walked and left to the flush, which measured faster
- * for them. Measured on the fulu state of 2^20 validators
- * (bench/validator-epoch.ts with `--count`, the two routes alternated round
- * by round in one process, CPU ms of commit + flush, medians): 128 pairs
- * 1.57 against 1.78 walked, 1024: 9.0 against 10.3, 4096: 28.8 against
- * 30.8; 8192: 75 against 63, 16384: 115–131 against 99–106.
- */
-export const COPIED_RECORDS_MAX = 4096;
 
 /**
  * The root of `root` with new records of `layout` at `indices` (strictly

@@ -314,7 +314,19 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
       view._linkListed = true;
       this.#dirtyChildren.push(view as TreeView<E>);
     }
+    // A child a later `set` replaced, written again: its element wins (`#written`: the view written last),
+    // so it is what `get` returns again — else a write through `get` would go to the losing view.
+    if (this.#replaced.size > 0 && this.#replaced.has(view._linkIndex)) this.#recache(view as TreeView<E>);
     this._markDirty();
+  }
+
+  /** Makes `view` the cached child at its index again; the view cached there goes with the replaced ones. */
+  #recache(view: TreeView<E>): void {
+    const i = view._linkIndex;
+    const cached = this.#children.get(i);
+    if (cached === view) return;
+    if (cached !== undefined) this.#replacedViews.push(cached);
+    this.#children.set(i, view);
   }
 
   /**

@@ -27,7 +27,8 @@ import { treeError } from '../tree/nodes.js';
 import { nodesTree, progressiveNodes } from '../tree/progressive.js';
 import type { PathSegment, PathStep } from '../tree/proofs.js';
 import { SszType, type ContainerValue, type Fields } from '../type.js';
-import { containerViewClass, type ContainerView, type FieldSlot } from '../view/container.js';
+import { collectBuilt } from '../view/built.js';
+import { containerViewClass, type ContainerView, type ContainerViewBase, type FieldSlot } from '../view/container.js';
 import { ProgressiveContainerViewBase } from '../view/progressiveContainer.js';
 import { ContainerType } from './container.js';
 import { shapeKey } from '../shape.js';
@@ -268,7 +269,12 @@ export class ProgressiveContainerType<F extends Fields> extends SszType<Containe
     return super.toView(value, store) as ContainerView<F>;
   }
   override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): ContainerView<F> {
-    return super.deserializeToView(bytes, store) as ContainerView<F>;
+    // The build records the page and element tables of its lists (view/built.ts); the fields' views take them.
+    return collectBuilt(() => {
+      const view = super.deserializeToView(bytes, store) as ContainerView<F>;
+      (view as unknown as ContainerViewBase<F>)._takeBuilt();
+      return view;
+    });
   }
   override viewOf(tree: Tree): ContainerView<F> {
     return super.viewOf(tree) as ContainerView<F>;

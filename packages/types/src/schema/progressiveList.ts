@@ -16,7 +16,7 @@
  * agree byte for byte; a tree read back must have the spine its length needs.
  * @module
  */
-import { defaultStore, type NodeId, type NodeStore, Tree } from '@ssztree/core';
+import { defaultStore, type NodeId, type NodeStore, type RecordRuns, Tree } from '@ssztree/core';
 import { SszError } from '../errors.js';
 import { mixInLengthInto } from '../merkle.js';
 import { MAX_SERIALIZED_SIZE, merkleizeProgressiveInto, subtreeCapacity, subtreeCount, subtreeStart } from '../progressive.js';
@@ -31,16 +31,42 @@ import { CompositeListBase, PackedListBase, type RecordTreeBuilder } from './lis
 import { ListBasicType, ListCompositeType } from './list.js';
 import { convertComposite, convertPacked } from './progressiveConvert.js';
 import { shapeKey } from '../shape.js';
+import { collectBuilt, collectingBuilt, recordBuilt, takeBuilt, takeBuiltTable } from '../view/built.js';
 import { CompositeSequenceView } from '../view/composite.js';
+import { placedHint, placedRecords } from '../view/elementTable.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
-import { ProgressiveListView } from '../view/progressive.js';
+import { ProgressiveListView, type SegmentHints } from '../view/progressive.js';
 import type { ElementView } from '../view/types.js';
 import type { TreeView } from '../type.js';
 
 /** How list errors name the bound of progressive lists: what a serialization can hold. */
 function boundOf(maxLength: number): { count: number; phrase: string } {
   return { count: maxLength, phrase: `the ${maxLength} a serialization of at most ${MAX_SERIALIZED_SIZE} bytes can hold` };
+}
+
+/**
+ * During a build from bytes (view/built.ts), records under the list's node
+ * `root` the tables the build made for its subtrees (`hints[k]`: subtree
+ * k's page table or element runs), which the list's view hands to its
+ * segments as it makes them: the first blocks after a state load then read
+ * pages and elements without walking from each subtree's root, as a binary
+ * list's view does.
+ */
+function recordSegmentTables(root: NodeId, hints: unknown[] | null): void {
+  if (hints !== null) recordBuilt(root, { root, hints } satisfies SegmentHints);
+}
+
+/**
+ * Subtree `node`'s element-runs hint, marked as a build's table (read-only:
+ * a list view hands it on to clones while it has not made that subtree's
+ * segment, view/progressive.ts `_inheritance`) and not left in the registry
+ * (the list's own entry holds it).
+ */
+function builtElementHint(node: NodeId, hint: object): object {
+  recordBuilt(node, hint);
+  takeBuilt(node);
+  return hint;
 }
 
 /** ProgressiveList of uints or booleans, packed into chunks. */
@@ -92,12 +118,20 @@ export class ProgressiveListBasicType<V, A extends BasicArray<V>> extends Packed
   /** @internal The view subtree of `length` elements packed in `chunks`: each subtree's pages, the spine, the length. */
   _viewNodeOfChunks(store: NodeStore, chunks: Uint8Array, length: number): NodeId {
     const count = chunks.length / 32;
+    const m = subtreeCount(count);
     const subtrees: NodeId[] = [];
-    for (let k = 0; k < subtreeCount(count); k++) {
+    // During a build from bytes each subtree's page table (recorded by `packedContents` under its node) becomes a hint of the list.
+    let hints: unknown[] | null = null;
+    for (let k = 0; k < m; k++) {
       const start = subtreeStart(k);
-      subtrees.push(packedContents(store, chunks.subarray(32 * start, 32 * Math.min(count, start + subtreeCapacity(k))), this.shape(k)));
+      const node = packedContents(store, chunks.subarray(32 * start, 32 * Math.min(count, start + subtreeCapacity(k))), this.shape(k));
+      subtrees.push(node);
+      const table = collectingBuilt() ? takeBuilt(node) : undefined;
+      if (table !== undefined) (hints ??= new Array<unknown>(m).fill(undefined))[k] = table;
     }
-    return store.withLength(spineOver(store, subtrees), length);
+    const root = store.withLength(spineOver(store, subtrees), length);
+    recordSegmentTables(root, hints);
+    return root;
   }
   /**
    * A view of this type holding what `view`, a view of `List[T, N]` of the
@@ -126,7 +160,7 @@ export class ProgressiveListBasicType<V, A extends BasicArray<V>> extends Packed
     return super.toView(value, store) as ProgressiveListView<A, V>;
   }
   override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): ProgressiveListView<A, V> {
-    return super.deserializeToView(bytes, store) as ProgressiveListView<A, V>;
+    return collectBuilt(() => takeBuiltTable(super.deserializeToView(bytes, store) as ProgressiveListView<A, V>));
   }
   override viewOf(tree: Tree): ProgressiveListView<A, V> {
     return super.viewOf(tree) as ProgressiveListView<A, V>;
@@ -269,15 +303,23 @@ export class ProgressiveListCompositeType<V, ET = SszType<V>> extends CompositeL
     if (size % fixed !== 0) throw new SszError('BAD_SIZE', `${size} bytes are not a whole number of ${fixed}-byte elements`, end);
     const length = size / fixed;
     if (length > this.maxLength) throw new SszError('LIMIT_EXCEEDED', `${length} elements exceed ${boundOf(this.maxLength).phrase}`, start + this.maxLength * fixed);
-    // Each subtree straight from its records' bytes (validated as the decoder would), hashed as it is built.
+    // Each subtree straight from its records' bytes (validated as the decoder would), hashed as it is built;
+    // during a build of a view (view/built.ts), where each subtree's records went: its segment's element table.
+    const m = subtreeCount(length);
     const subtrees: NodeId[] = [];
-    for (let k = 0; k < subtreeCount(length); k++) {
+    let hints: unknown[] | null = null;
+    for (let k = 0; k < m; k++) {
       const { first, count } = subtreeElements(k, length, 1);
-      const tree = records._recordTreeFromBytes(data, start + first * fixed, count, 2 * k, store);
+      const placed: RecordRuns | undefined = collectingBuilt() ? { kind: -1, runs: [], paired: false } : undefined;
+      const tree = records._recordTreeFromBytes(data, start + first * fixed, count, 2 * k, store, placed);
       if (tree === null) return super._nodeFromBytes(data, dv, start, end, store);
       subtrees.push(tree);
+      const table = placed === undefined ? null : placedRecords(placed.kind, placed.runs, placed.paired);
+      if (table !== null) (hints ??= new Array<unknown>(m).fill(undefined))[k] = builtElementHint(tree, placedHint(tree, table));
     }
-    return store.withLength(spineOver(store, subtrees), length);
+    const root = store.withLength(spineOver(store, subtrees), length);
+    recordSegmentTables(root, hints);
+    return root;
   }
   /**
    * A view of this type holding what `view`, a view of `List[T, N]` of the
@@ -308,7 +350,7 @@ export class ProgressiveListCompositeType<V, ET = SszType<V>> extends CompositeL
     return super.toView(value, store) as ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>;
   }
   override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>> {
-    return super.deserializeToView(bytes, store) as ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>;
+    return collectBuilt(() => takeBuiltTable(super.deserializeToView(bytes, store) as ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>));
   }
   override viewOf(tree: Tree): ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>> {
     return super.viewOf(tree) as ProgressiveListView<V[], ElementView<ET>, V | TreeView<V>>;

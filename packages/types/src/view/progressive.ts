@@ -16,6 +16,11 @@
  * in ONE batch of positions of several depths (core `setNodesAt`): the
  * subtrees already there are never rebuilt.
  *
+ * Segments start with the tables the view was handed (`_inherit`): those of
+ * the version it was cloned from, or those a build from bytes made for each
+ * subtree (schema/progressiveList.ts), so the first blocks after a state
+ * load or a clone read pages and elements without walking each subtree.
+ *
  * Invariants: subtree k's view covers elements [perChunk·(4^k − 1)/3, …) and
  * holds exactly the list's elements there; the committed tree always has the
  * spine its length needs; subtree views live as long as this view (they are
@@ -27,6 +32,7 @@ import { indexOutside, SszError } from '../errors.js';
 import { MAX_PROGRESSIVE_CHUNKS, spineEndPosition, subtreeCapacity, subtreeCount, subtreeOf, subtreePosition, subtreeStart } from '../progressive.js';
 import { spineOver, subtreesFor } from '../tree/progressive.js';
 import { type SszType, TreeView } from '../type.js';
+import { isBuiltTable } from './built.js';
 
 /** The view of one subtree (a packed or composite sequence view in its segment form). */
 export interface SegmentView<E, W> extends TreeView<unknown> {
@@ -44,10 +50,16 @@ export interface ProgressiveListSchema<A, E, W> extends SszType<A> {
   _segmentView(store: NodeStore, node: NodeId, k: number, used: number): SegmentView<E, W>;
 }
 
-/** What a progressive list view hands to its clone: its segments' hints, valid for `root`. */
-interface SegmentHints {
+/**
+ * What a progressive list view takes over (`_inherit`): hints for its
+ * segments, by subtree, valid for the list's root `root` — the page and
+ * element tables of a clone's parent (`_inheritance`), or those a build
+ * from bytes recorded for each subtree (schema/progressiveList.ts,
+ * view/built.ts). A build's are read-only and may reach several views.
+ */
+export interface SegmentHints {
   readonly root: NodeId;
-  readonly hints: unknown[];
+  readonly hints: readonly unknown[];
 }
 
 /**
@@ -318,14 +330,24 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
     this.#bases.length = 0;
   }
 
-  /** The segments' own hints (page and element tables), for a clone's segments of the same roots. */
+  /**
+   * The segments' own hints (page and element tables), for a clone's segments of the same roots; for a
+   * subtree with no segment, a build's hint this view never took (the subtree is as built), which is
+   * read-only and so may reach any number of views (view/built.ts `isBuiltTable`; a segment's own hint
+   * is made for one view, which writes into it). A state loaded from bytes and cloned for each block,
+   * whose lists each block touches in a few subtrees, so keeps the build's tables for the rest.
+   */
   override _inheritance(): unknown {
     if (this._dirty) return undefined;
+    const untaken = this.#hints;
+    const n = Math.max(this.#segments.length, untaken?.length ?? 0);
     let hints: unknown[] | null = null;
-    for (let k = 0; k < this.#segments.length; k++) {
+    for (let k = 0; k < n; k++) {
       const seg = this.#segments[k];
-      const hint = seg === undefined || seg._dirty ? undefined : seg._inheritance();
-      if (hint !== undefined) (hints ??= new Array<unknown>(this.#segments.length).fill(undefined))[k] = hint;
+      let hint: unknown;
+      if (seg !== undefined) hint = seg._dirty ? undefined : seg._inheritance();
+      else if (isBuiltTable(untaken?.[k])) hint = untaken![k];
+      if (hint !== undefined) (hints ??= new Array<unknown>(n).fill(undefined))[k] = hint;
     }
     return hints === null ? undefined : ({ root: this._tree.rootNode, hints } satisfies SegmentHints);
   }
@@ -333,7 +355,8 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
   override _inherit(from: unknown): void {
     const hint = from as SegmentHints;
     // Same root node, both held: the same subtrees (each segment checks its own root again when it takes its hint).
-    if (this.#hints === null && this.#segments.length === 0 && hint.root === this._tree.rootNode) this.#hints = hint.hints;
+    // Copied: a segment takes its hint out of this view's array, and a build's array may reach several views.
+    if (this.#hints === null && this.#segments.length === 0 && hint.root === this._tree.rootNode) this.#hints = hint.hints.slice();
   }
 
   _respawn(tree: Tree): this {

@@ -126,8 +126,8 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
    * Elements are uint64 bigints (balances, inactivity scores; `BasicType._bigWords`): `set` with every page
    * loaded stores the value through `#big`, the slab as a `BigUint64Array`, instead of the element type's
    * `_put` (its conversion through a scratch into two words and their compare). An epoch's 2^21 balance
-   * and score sets on a clone of the fulu state of 2^20 validators: 29 → 14 ms CPU (a loop in a function
-   * of its own, steady rounds of scratch loop; measured with the figures in docs/VIEWS.md).
+   * and score sets on a clone of the fulu state of 2^20 validators: 18.4–19.7 → 12.7–14.4 ms CPU steady
+   * (docs/VIEWS.md "Packed sequences").
    */
   readonly #u64: boolean;
   /** The slab as uint64 words (kept with `#slab`, used where `#u64`). */

@@ -17,6 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { merkleize } from '@ssztree/hasher';
 import { NodeStore, registerRecordLayout, registerRecordPairs, Tree } from '../src/index.js';
 import { chunksOf, codeOf, expandRecord, hex, modelRoot, VALIDATOR_LAYOUT } from './helpers.js';
+import { findOwnedPaths, pathNodes } from '../src/write/ownedPaths.js';
 
 const INNER = 3;
 const PAGE = 32 << INNER;
@@ -177,6 +178,22 @@ describe('fused in-place writes of wide-leaf slabs', () => {
     tree.dispose();
     store.collect();
     expect(store.stats().nodes).toBe(0);
+  });
+
+  it("an epoch-sized batch's path scratch (~131k entries) is kept for the batches after it, small ones included", () => {
+    const store = new NodeStore();
+    const { tree } = pagesTree(store);
+    // 16384 positions 64 apart at depth 24: ~131k path entries reserved, as an epoch's 16384 validator pairs
+    // reserve ~115k (reallocated at each epoch, and again at the next block, when only 2^16 were kept).
+    const epoch = Array.from({ length: 16384 }, (_, k) => 64 * k);
+    findOwnedPaths(store, tree.rootNode, 24, epoch, 0, true);
+    const kept = pathNodes;
+    expect(kept.length).toBeGreaterThan(1 << 17);
+    findOwnedPaths(store, tree.rootNode, DEPTH, [1, 5, 9], 0, true);
+    expect(pathNodes).toBe(kept);
+    findOwnedPaths(store, tree.rootNode, 24, epoch, 0, true);
+    expect(pathNodes).toBe(kept);
+    tree.dispose();
   });
 
   it('property: large and small batches, clones and roots agree with the model', () => {

@@ -61,6 +61,13 @@ export abstract class BasicType<V, A extends BasicArray<V>> extends SszType<V> {
     return 1;
   }
 
+  /**
+   * @internal True when a value is a bigint whose 8 bytes are its little-endian uint64 (uint64 as bigint on a
+   * little-endian platform): a `BigUint64Array` over the bytes then stores it (after a range check, as the
+   * store itself wraps) with no conversion through words.
+   */
+  readonly _bigWords: boolean = false;
+
   /** @internal Reads one element at `offset` as `_read` does (`bytes` and `dv` over the same memory); overridden where a typed-array load is faster. */
   _peek(_bytes: Uint8Array, dv: DataView, offset: number): V {
     return this._read(dv, offset);

@@ -12,7 +12,7 @@
 import { NodeStore } from '@ssztree/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { container, list, SszError, toHex, uint8, uint64, vector } from '../src/index.js';
+import { container, list, SszError, toHex, uint8, uint64, uint64Number, vector } from '../src/index.js';
 import { giveSlab, takeSlab } from '../src/view/packedSlabs.js';
 import { expectAllReleased, expectKeptUnchanged, type Kept } from './released.js';
 
@@ -173,6 +173,37 @@ describe('packed views with every page loaded in order', () => {
     head.dispose();
   });
 
+  it('List[uint64Number] swept in index order: numbers stored through the element type (not the bigint store), errors typed', () => {
+    const L = list(uint64Number, 2 ** 40);
+    const n = 300 * 32 + 3;
+    const model = Array.from({ length: n }, (_, i) => i * 3);
+    let head = L.toView(model.slice());
+    for (let round = 1; round <= 2; round++) {
+      const next = head.clone();
+      for (let i = 0; i < n; i++) next.set(i, (model[i] = i * 5 + round));
+      next.set(7, (model[7] = Infinity));
+      expectCode(() => next.set(8, 2 ** 60), 'INVALID_VALUE');
+      expectCode(() => next.set(8, 8n as unknown as number), 'INVALID_VALUE');
+      expect(next.get(7)).toBe(Infinity);
+      expect(toHex(next.hashTreeRoot())).toBe(toHex(L.hashTreeRoot(model)));
+      head.dispose();
+      head = next;
+    }
+    head.dispose();
+  });
+
+  it('a disposed List[uint64] with every page loaded is STALE_VIEW for set', () => {
+    const L = list(uint64, 2 ** 40);
+    const n = 300 * 32;
+    const head = L.toView(new BigUint64Array(n));
+    const next = head.clone();
+    for (let i = 0; i < n; i++) next.set(i, BigInt(i));
+    expect(next.get(n - 1)).toBe(BigInt(n - 1));
+    next.dispose();
+    expectCode(() => next.set(5, 1n), 'STALE_VIEW');
+    head.dispose();
+  });
+
   it('a disposed view with every page loaded is STALE_VIEW for get and set', () => {
     const L = list(uint8, 2 ** 40);
     const n = 260 * 256;
@@ -217,9 +248,12 @@ describe('packed views with every page loaded in order', () => {
           next.set(i, (model[i] = model[i]! ^ 0xffff_0000_0000n));
           expect(next.get(i)).toBe(model[i]);
         }
-        expectCode(() => next.set(3, 2n ** 64n), 'INVALID_VALUE');
-        expectCode(() => next.set(3, 5), 'INVALID_VALUE');
+        // Every page loaded: uint64 bigints are stored through the slab's BigUint64Array, which would wrap
+        // these silently (2^64 + 7 to 7, -1 to 2^64 - 1) without the range check.
+        for (const bad of [2n ** 64n, 2n ** 64n + 7n, -1n, -(2n ** 64n) + 5n, 5]) expectCode(() => next.set(3, bad), 'INVALID_VALUE');
         expect(next.get(3)).toBe(model[3]);
+        next.set(4, (model[4] = 2n ** 64n - 1n));
+        expect(next.get(4)).toBe(2n ** 64n - 1n);
         expect(toHex(next.hashTreeRoot())).toBe(toHex(t.hashTreeRoot(model)));
         head.dispose();
         head = next;

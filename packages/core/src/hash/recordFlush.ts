@@ -77,3 +77,21 @@ export function hashRecords(store: FlushableStore, layout: Layout, items: Int32A
     for (let j = 0; j < 8; j++) w[o + j] = roots32[8 * k + j]!;
   }
 }
+
+/**
+ * The roots of `n` (at most RECORD_BATCH) records of `layout` lying back to
+ * back in `bytes` from byte `from` (`view` a DataView of `bytes`, at its
+ * offset), as words, root k at [8k, 8k + 8), in a scratch that the next
+ * batch overwrites. For records just made from those bytes
+ * (write/copiedRecords.ts): the batch is spread from the caller's buffer,
+ * read in order and still in cache, instead of from the records' slots,
+ * scattered over the pool.
+ */
+export function hashRecordRun(layout: Layout, bytes: Uint8Array, view: DataView, from: number, n: number): Int32Array {
+  const hasher = recordHasher(layout);
+  hasher.begin(n);
+  hasher.spreadRun(view, bytes, from, n);
+  hasher.finish(n, roots, 0);
+  return roots32;
+}
+

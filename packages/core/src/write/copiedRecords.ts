@@ -4,9 +4,10 @@
  * written validator pairs on a clone of the previous head, the way a
  * client's state cache runs). The paths and the new branches are
  * copiedPaths.ts's; here each written position gets a new record of the
- * caller's bytes, all of them hashed in record batches as soon as they are
- * made (hash/recordFlush.ts `hashRecords`, while their bytes are in cache),
- * and each root goes into its parent's message.
+ * caller's bytes, all of them hashed in record batches spread from the
+ * caller's bytes (hash/recordFlush.ts `hashRecordRun`: read in order, not
+ * from the new records' slots scattered over the pool), and each root goes
+ * into its record's slot and its parent's message at once.
  *
  * Why: made one by one and written by the walk, each record is listed for
  * the flush and each new branch too (`newBranch` reads both children's
@@ -31,13 +32,13 @@
  * throws, the new root is floated, and the next sweep frees everything made.
  * @module
  */
-import { hashRecords } from '../hash/recordFlush.js';
+import { hashRecordRun } from '../hash/recordFlush.js';
 import { RECORD_BATCH } from '../hash/recordHash.js';
 import type { NodeId } from '../nodes/ids.js';
 import type { Layout } from '../nodes/recordLayouts.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 import { recordPool } from '../wide/records.js';
-import { abandonCopiedPaths, finishCopiedPaths, leafMessage, levelOneMessages, made, startCopiedPaths, writtenFrom } from './copiedPaths.js';
+import { abandonCopiedPaths, copy8, finishCopiedPaths, leafMessage, levelOneMessages, made, startCopiedPaths, writtenFrom } from './copiedPaths.js';
 
 /**
  * The root of `root` with new records of `layout` at `indices` (strictly
@@ -50,13 +51,16 @@ export function writeCopiedRecords(store: NodeStore, root: NodeId, depth: number
   if (!startCopiedPaths(store, root, depth, indices, recordPool(store, layout))) return -1;
   const first = writtenFrom();
   makeRecords(store, layout, bytes, offset, n, first, created);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   try {
-    for (let at = 0; at < n; at += RECORD_BATCH) hashRecords(store, layout, made, first + at, first + Math.min(n, at + RECORD_BATCH));
+    for (let at = 0; at < n; at += RECORD_BATCH) {
+      const count = Math.min(n - at, RECORD_BATCH);
+      placeRoots(store, layout, hashRecordRun(layout, bytes, view, offset + at * layout.size, count), at, count, first);
+    }
   } catch (error) {
     abandonCopiedPaths(store);
     throw error;
   }
-  rootsIntoMessages(store, layout, n, first);
   return finishCopiedPaths(store, depth);
 }
 
@@ -78,17 +82,14 @@ function makeRecords(store: NodeStore, layout: Layout, bytes: Uint8Array, offset
   }
 }
 
-/** Each new record's root into its parent's message in level 1's messages. */
-function rootsIntoMessages(store: NodeStore, layout: Layout, n: number, first: number): void {
+/** Roots of written positions [at, at + count) (root k at roots[8k]) into their records' slots and their parents' messages in level 1's messages. */
+function placeRoots(store: NodeStore, layout: Layout, roots: Int32Array, at: number, count: number, first: number): void {
   const pool = store.pools[layout.kind]!;
   const shift = pool.shift;
   const mask = pool.mask;
   const st = levelOneMessages();
-  for (let i = 0; i < n; i++) {
-    const slot = made[first + i]! >>> 4;
-    const h = pool.h32[slot >>> shift]!;
-    const o = (slot & mask) << 3;
-    const s = leafMessage(i);
-    for (let w = 0; w < 8; w++) st[s + w] = h[o + w]!;
+  for (let k = 0; k < count; k++) {
+    const slot = made[first + at + k]! >>> 4;
+    copy8(roots, 8 * k, pool.h32[slot >>> shift]!, (slot & mask) << 3, st, leafMessage(at + k));
   }
 }

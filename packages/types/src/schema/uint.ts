@@ -155,6 +155,7 @@ export class Uint64Type extends BasicType<bigint, BigUint64Array> {
   readonly minSize = 8;
   readonly maxSize = 8;
   readonly byteLength = 8;
+  override readonly _bigWords = LITTLE_ENDIAN;
 
   _read(dv: DataView, offset: number): bigint {
     return dv.getBigUint64(offset, true);

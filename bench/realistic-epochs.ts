@@ -62,7 +62,7 @@ const note = (name: string, ms: number): void => {
   r.push(ms);
 };
 let head: StateView | null = null;
-let root = new Uint8Array(32);
+let root: Uint8Array = new Uint8Array(32);
 
 /** One step on a clone of the head: `write` timed, then the commit + root, then the old head released (untimed). */
 async function step(write: (s: StateView) => void, epoch: boolean, measured: boolean): Promise<void> {

@@ -42,6 +42,37 @@ describe('fromPages', () => {
     }
   }
 
+  for (const innerDepth of [1, 3]) {
+    it(`inner depth ${innerDepth}: all-zero pages among others (not hashed: their root is known) give the merkle root and each page's own root`, () => {
+      // Long stretches of zero pages (not hashed), lone zero pages (hashed with their neighbours), pages zero
+      // but for their last byte or a byte of their first word, alone and inside a long zero stretch, and a
+      // build all zero (a new participation list), over more than one pool page of wide leaves.
+      const count = 2600;
+      const pageBytes = 32 << innerDepth;
+      for (const zeroAll of [false, true]) {
+        const data = zeroAll ? new Uint8Array(count * pageBytes) : bytes(count * pageBytes, 5);
+        if (!zeroAll) {
+          for (let p = 0; p < count; p++) if (p % 7 === 0 || p % 11 === 3 || (p >= 900 && p < 1400)) data.fill(0, p * pageBytes, (p + 1) * pageBytes);
+          data.fill(0, 12 * pageBytes, 13 * pageBytes - 1);
+          data[13 * pageBytes - 1] = 9; // page 12: zero but for its last byte
+          data[14 * pageBytes] = 1; // page 13: zero but for its first byte
+          data.fill(0, 14 * pageBytes + 1, 15 * pageBytes);
+          data[1001 * pageBytes - 1] = 4; // page 1000, inside a long zero stretch: zero but for its last byte
+          data[1200 * pageBytes + 1] = 6; // page 1200: zero but for a byte of its first word
+        }
+        const store = new NodeStore();
+        const depth = 13;
+        const ids = new Int32Array(count);
+        const root = store.fromPages({ data }, count, innerDepth, depth, ids);
+        expect(hex(store.hash(root))).toBe(expectedRoot(data, innerDepth, depth));
+        for (let i = 0; i < count; i++) {
+          const page = data.subarray(i * pageBytes, (i + 1) * pageBytes);
+          if (hex(store.hash(ids[i]!)) !== hex(merkleize(page))) expect(hex(store.hash(ids[i]!))).toBe(hex(merkleize(page)));
+        }
+      }
+    });
+  }
+
   it('a partial last page reads as zero-padded', () => {
     const store = new NodeStore();
     const data = bytes(5 * 256 + 64, 3);

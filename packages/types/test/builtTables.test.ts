@@ -213,6 +213,58 @@ describe('tables from a build from bytes', () => {
     expect(toHex(loaded.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(value)));
   });
 
+  it("a clone's page table reaches the clones of versions that never made the field's view, and a write there never shows in them", () => {
+    // Built from values: no build tables. 5000 pages (more than a fill needs: TABLE_FILL_MIN_PAGES).
+    const n = 5000 * 32;
+    const Scored = container({ slot: uint64, scores: Balances }, 'ScoredState');
+    const scores = BigUint64Array.from({ length: n }, (_, i) => BigInt(i % 97));
+    const root = Scored.toView({ slot: 1n, scores });
+    // A version that reads every page (its table filled), committed, then cloned: its clone never makes the view.
+    const reader = root.clone();
+    for (let i = 0; i < n; i += 32) expect(reader.scores.get(i)).toBe(scores[i]);
+    reader.commit();
+    const middle = reader.clone();
+    middle.slot = 2n;
+    middle.commit();
+    const last = middle.clone();
+    // The middle version makes its view now and writes every page: its table's entries change.
+    const model = scores.slice();
+    for (let i = 0; i < n; i++) middle.scores.set(i, 1000n + BigInt(i));
+    middle.commit();
+    const walks = vi.spyOn(Tree.prototype, 'recordAtDepth');
+    const fills = vi.spyOn(last.store, 'collectLevel');
+    for (let i = 0; i < n; i += 13) expect(last.scores.get(i)).toBe(model[i]);
+    expect(walks).not.toHaveBeenCalled();
+    expect(fills).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    for (let i = 0; i < n; i += 7) expect(middle.scores.get(i)).toBe(1000n + BigInt(i));
+    expect(toHex(last.hashTreeRoot())).toBe(toHex(Scored.hashTreeRoot({ slot: 2n, scores: model })));
+    expect(toHex(reader.hashTreeRoot())).toBe(toHex(Scored.hashTreeRoot({ slot: 1n, scores: model })));
+  });
+
+  it('a packed list assigned as a value (setField) starts with its page table: its first writes walk to no page', () => {
+    const n = 5000 * 32;
+    const state = State.toView(State.defaultValue());
+    state.setField('flags', new Uint8Array(n));
+    expect(anyBuilt()).toBe(false);
+    state.commit();
+    const next = state.clone();
+    const walks = vi.spyOn(Tree.prototype, 'recordAtDepth');
+    const fills = vi.spyOn(next.store, 'collectLevel');
+    const at = indices(12, 3000, n);
+    for (const i of at) next.flags.set(i, next.flags.get(i) | 5);
+    expect(walks).not.toHaveBeenCalled();
+    expect(fills).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
+    const model = new Uint8Array(n);
+    for (const i of at) model[i] = 5;
+    const value = State.defaultValue();
+    value.flags = model;
+    expect(toHex(next.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(value)));
+    value.flags = new Uint8Array(n);
+    expect(toHex(state.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(value)));
+  });
+
   it('the registry is empty after a build that throws, and a value built from values takes no table', () => {
     // Validators build (their table recorded), then balances fail: 7 bytes are not a whole uint64.
     const v = State.defaultValue();

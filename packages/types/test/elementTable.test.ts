@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ElementTable, OVERLAY_MAX } from '../src/view/elementTable.js';
+import { ElementTable, OVERLAY_MAX, placedRecords } from '../src/view/elementTable.js';
 
 const n = 3 * OVERLAY_MAX;
 
@@ -101,5 +101,27 @@ describe('element table', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('a table placed by a build reads the same entries after its first fold (runs written into the base) as before (each found in the runs)', () => {
+    // Runs of pairs and of single records, over lists of odd and even length, shorter and longer than the records placed.
+    for (const paired of [true, false]) {
+      for (const length of [2 * 9 + 1, 2 * 9, 2 * 12 + 1, 7]) {
+        const placed = placedRecords(5, [100, 3, 40, 1, 700, 5], paired)!;
+        const t = new ElementTable();
+        t.fromRuns(placed);
+        const before = Array.from({ length }, (_, i) => t.get(i));
+        t.reserve(OVERLAY_MAX + 1, length);
+        const after = Array.from({ length }, (_, i) => t.get(i));
+        expect(after).toEqual(before);
+        // The runs' entries: record k of run r at slot slots[r] + k - firsts[r] (kind 5), for both halves of a pair.
+        const slotOf = [100, 101, 102, 40, 700, 701, 702, 703, 704];
+        const model = Array.from({ length }, (_, i) => {
+          const k = paired ? i >> 1 : i;
+          return k < slotOf.length ? (paired ? -(((slotOf[k]! << 4) | 5) + 1) : ((slotOf[k]! << 4) | 5) + 1) : 0;
+        });
+        expect(after).toEqual(model);
+      }
+    }
   });
 });

@@ -25,7 +25,7 @@
  * returned root has no holder yet (the caller attaches or floats it).
  * @module
  */
-import { hashInto, hashSubtreesInto, threadCount, zeroHashInto } from '@ssztree/hasher';
+import { hashInto, hashSubtreesInto, threadCount, zeroHash, zeroHashInto } from '@ssztree/hasher';
 import { fillMeta, hashedBranch, LevelHasher, linkLevel } from '../store/levels.js';
 import { CoreError } from '../errors.js';
 import { staging } from '../hash/flush.js';
@@ -33,6 +33,7 @@ import { checkDepth } from '../gindex.js';
 import { KIND_WIDE_BASE, MAX_WIDE_DEPTH, MAX_ZERO_DEPTH, type NodeId, zeroId } from '../nodes/ids.js';
 import type { Pool } from '../nodes/pool.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
+import { pagesToHash } from './zeroPages.js';
 
 /** Where the bytes of the pages come from. */
 export interface PageSource {
@@ -254,18 +255,41 @@ function copyPages(pool: Pool, slot: number, len: number, data: Uint8Array, offs
   }
 }
 
-/** Hashes the roots of the pages in slots [slot, slot + len): folds from the data page, through staging, into the hash page. */
+/**
+ * Hashes the roots of the pages in slots [slot, slot + len): folds from the
+ * data page, through staging, into the hash page. Long stretches of all-zero
+ * pages are not hashed (zeroPages.ts): their root is the zero hash.
+ */
 function hashPages(store: NodeStore, pool: Pool, slot: number, len: number, innerDepth: number): void {
   const page = slot >>> pool.shift;
   const off = slot & pool.mask;
   const pageBytes = 32 << innerDepth;
-  const data = pool.d8[page]!.subarray(off * pageBytes, (off + len) * pageBytes);
-  const roots = pool.h8[page]!.subarray(32 * off, 32 * (off + len));
+  const data = pool.d8[page]!;
+  const roots = pool.h8[page]!;
+  const skipped = pagesToHash(pool.d32[page]!, (off * pageBytes) >>> 2, len, pageBytes >>> 2, stretches);
+  if (skipped > 0) {
+    const zero = (zeroRoots[innerDepth] ??= zeroHash(innerDepth));
+    for (let i = 0; i < len; i++) roots.set(zero, 32 * (off + i));
+  }
+  for (let k = 0; k < stretches.length; k += 2) {
+    const from = off + stretches[k]!;
+    const to = off + stretches[k + 1]!;
+    foldPages(store, data.subarray(from * pageBytes, to * pageBytes), to - from, innerDepth, roots.subarray(32 * from, 32 * to));
+  }
+}
+
+/** `hashPages`' stretches to hash (kept). */
+const stretches: number[] = [];
+/** The root of an all-zero page, by inner depth. */
+const zeroRoots: Uint8Array[] = [];
+
+/** The roots of `count` pages back to back in `data` into `roots`: one fold per level, through staging. */
+function foldPages(store: NodeStore, data: Uint8Array, count: number, innerDepth: number, roots: Uint8Array): void {
   if (innerDepth === 1) {
     hashInto(data, roots);
     return;
   }
-  let bytes = (len * pageBytes) >>> 1;
+  let bytes = (count * (32 << innerDepth)) / 2;
   const st = staging(store, bytes);
   hashInto(data, st.subarray(0, bytes));
   for (let level = 2; level < innerDepth; level++, bytes >>>= 1) hashInto(st.subarray(0, bytes), st.subarray(0, bytes >>> 1));

@@ -86,7 +86,9 @@ export class ListBasicType<V, A extends BasicArray<V>> extends PackedListBase<V,
     return new PackedSequenceView(this, t, this.elementType, this.limit, true, this.shape, length);
   }
   override toView(value: A, store: NodeStore = defaultStore): PackedSequenceView<V, A> {
-    return super.toView(value, store) as PackedSequenceView<V, A>;
+    // The build's page ids become the view's page table (view/built.ts): the first writes to a list just
+    // assigned (an epoch's new participation flags, written by the next block) read no page by a walk.
+    return collectBuilt(() => takeBuiltTable(super.toView(value, store) as PackedSequenceView<V, A>));
   }
   override deserializeToView(bytes: Uint8Array, store: NodeStore = defaultStore): PackedSequenceView<V, A> {
     return collectBuilt(() => takeBuiltTable(super.deserializeToView(bytes, store) as PackedSequenceView<V, A>));

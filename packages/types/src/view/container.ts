@@ -22,6 +22,7 @@ import { describeArg, SszError } from '../errors.js';
 import { type ContainerValue, type Fields, type SszType, staleView, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
 import { anyBuilt, isBuiltTable, takeBuilt } from './built.js';
+import { sharedPageTable } from './packedPages.js';
 import type { FieldView } from './types.js';
 
 /** Scratch for a packed record's chunks (up to 64), shared by all container views: read, decoded, done. */
@@ -475,15 +476,23 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     const view = (this.type as ContainerSchema<F>)._view(tree.store, tree.rootNode, tree) as unknown as this;
     // A clone's child views start from what this view's children found (a packed list's page table):
     // valid while the clone's field keeps the same root, which the child checks when it takes it.
-    // A field whose view was never made passes a build's table on (a state loaded from bytes and cloned
-    // for each block: the tables its build recorded reach the clones). Only a build's: it is read-only
-    // (built.ts `isBuiltTable`), where a clone's hint is taken by one view (its overlay becomes the view's).
+    // A field whose view was never made passes its hint on (a state loaded from bytes and cloned for each
+    // block: the tables its build recorded reach the clones; an epoch's inactivity scores, which no block
+    // reads: the page table the last epoch left reaches the next). Only a read-only one: a build's
+    // (built.ts `isBuiltTable`) or a page table made shared, here and in this view, which then copies it
+    // too (packedPages.ts `sharedPageTable`); any other clone's hint is taken by one view (an element
+    // table's overlay becomes the view's).
     const children = this._children;
     const hints = this._hints;
     const n = this._fields.length;
     for (let i = 0; i < n; i++) {
       const child = children?.[i];
-      const hint = child === undefined ? (isBuiltTable(hints?.[i]) ? hints![i] : undefined) : child._dirty ? undefined : child._inheritance();
+      let hint: unknown;
+      if (child === undefined) {
+        const untaken = hints?.[i];
+        hint = isBuiltTable(untaken) ? untaken : sharedPageTable(untaken);
+        if (hint !== undefined && hint !== untaken) hints![i] = hint;
+      } else hint = child._dirty ? undefined : child._inheritance();
       if (hint !== undefined) (view._hints ??= new Array<unknown>(n).fill(undefined))[i] = hint;
     }
     return view;

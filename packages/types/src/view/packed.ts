@@ -24,7 +24,7 @@ import { BULK_DENOMINATOR, BULK_MIN_PAGES, BULK_NUMERATOR, growSpareBound, isSwe
 import { rememberBulk, rememberedBulk } from './packedHistory.js';
 import { clearOffsets, fillInOrderOffsets, idsFromTable, pageIdScratch } from './packedLoad.js';
 import { giveSlab, SLAB_DONATE_BYTES, type Slab, takeSlab } from './packedSlabs.js';
-import { fillTable, type PackedShape, type PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
+import { fillTable, type PackedShape, PageTableHint, slabInOrder, sortedPositions, TABLE_FILL_MIN_PAGES, TABLE_FILL_MIN_WALKS, tableFromIds } from './packedPages.js';
 
 /** The dirty-page table of a view not written yet. */
 const NO_PAGES = new Int32Array(0);
@@ -719,7 +719,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
   /** The page table, copied: ids of the committed pages found so far (a block's clone then walks only to pages no block read before). */
   override _inheritance(): unknown {
     const table = this.#pageIds;
-    return table === null || this._dirty ? undefined : ({ root: this._tree.rootNode, table: table.slice(), walks: this.#tableWalks, bulk: this.#lastBulk, shared: false } satisfies PageTableHint);
+    return table === null || this._dirty ? undefined : new PageTableHint(this._tree.rootNode, table.slice(), this.#tableWalks, this.#lastBulk, false, false);
   }
 
   override _inherit(from: unknown): void {
@@ -729,7 +729,7 @@ export class PackedSequenceView<V, A extends BasicArray<V>> extends TreeView<A> 
       this.#pageIds = hint.shared ? hint.table.slice() : hint.table;
       this.#tableWalks = hint.walks;
       // A build's table says nothing of the writes to come: the view keeps what its schema's history says.
-      if (!hint.shared) this.#lastBulk = hint.bulk;
+      if (!hint.build) this.#lastBulk = hint.bulk;
     }
   }
 

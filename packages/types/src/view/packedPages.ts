@@ -56,20 +56,40 @@ export function packedContents(store: NodeStore, chunks: Uint8Array, shape: Pack
 }
 
 /** A page table handed to the view of a clone or of a list just built (packed.ts `_inherit`). */
-export interface PageTableHint {
-  readonly root: NodeId;
-  readonly table: Int32Array;
-  /** Single-page walks made by the views this one descends from (see TABLE_FILL_MIN_WALKS). */
-  readonly walks: number;
-  /** The last commit rebuilt most pages (`#flushBulk`): the next version's writes likely will too. */
-  readonly bulk: boolean;
-  /** The table may be handed to several views (a build's, passed on to each clone of an unread field): each takes a copy. */
-  readonly shared: boolean;
+export class PageTableHint {
+  constructor(
+    readonly root: NodeId,
+    readonly table: Int32Array,
+    /** Single-page walks made by the views this one descends from (see TABLE_FILL_MIN_WALKS). */
+    readonly walks: number,
+    /** The last commit rebuilt most pages (`#flushBulk`): the next version's writes likely will too. */
+    readonly bulk: boolean,
+    /**
+     * The table may be handed to several views (a build's, or a clone's passed on to each clone of a
+     * field no view was made for: `sharedPageTable`): each takes a copy. Otherwise the one view taking it
+     * takes the array itself.
+     */
+    readonly shared: boolean,
+    /** A build's table: it says nothing of the writes to come (the view keeps what its schema's history says). */
+    readonly build: boolean,
+  ) {}
 }
 
 /** The hint of a list just built at `root` whose page p is node table[p] - 1. */
 export function builtPageTable(root: NodeId, table: Int32Array): PageTableHint {
-  return { root, table, walks: 0, bulk: false, shared: true };
+  return new PageTableHint(root, table, 0, false, true, true);
+}
+
+/**
+ * `hint` as a hint any number of views may take (each copying the table), or
+ * undefined when it is no page table's. So a container passes a clone's page
+ * table on through versions that never made the field's view (an epoch's
+ * inactivity scores, read by no block: each epoch's view starts with the
+ * table the last one left instead of filling it by a walk of 2^15 pages).
+ */
+export function sharedPageTable(hint: unknown): PageTableHint | undefined {
+  if (!(hint instanceof PageTableHint)) return undefined;
+  return hint.shared ? hint : new PageTableHint(hint.root, hint.table, hint.walks, hint.bulk, true, hint.build);
 }
 
 /** Digit counts of `sortedPositions`' radix passes. */

@@ -33,6 +33,7 @@ import { type SszType, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
 import { sortedPositions } from './packedPages.js';
 import { ElementTable, type ElementTableHint, FILL_DIVISOR, FILL_MIN_LENGTH, FILL_MIN_WALKS } from './elementTable.js';
+import { takeIds } from './tableIds.js';
 import type { ElementView } from './types.js';
 
 /**
@@ -177,7 +178,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   #lookup(table: ElementTable, i: number): number {
     const n = this.#committedLength;
     if (++table.walks >= Math.max(FILL_MIN_WALKS, n / FILL_DIVISOR) && n >= FILL_MIN_LENGTH && !table.filled) {
-      const entries = new Int32Array(n);
+      const entries = takeIds(n);
       if (this._tree.store.collectElements(this._tree.rootNode, this.#level, n, entries)) {
         table.fill(entries);
         table.paired = entries[0]! < 0;

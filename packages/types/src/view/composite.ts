@@ -34,6 +34,7 @@ import { adoptView, sameRoot } from './children.js';
 import { sortedPositions } from './packedPages.js';
 import { ElementTable, type ElementTableHint, FILL_DIVISOR, FILL_MIN_LENGTH, FILL_MIN_WALKS } from './elementTable.js';
 import { takeIds } from './tableIds.js';
+import { ChildCache } from './childCache.js';
 import { borrowScratch, type CommitScratch, returnScratch } from './commitScratch.js';
 import type { ElementView } from './types.js';
 
@@ -45,6 +46,10 @@ import type { ElementView } from './types.js';
  */
 function childWritten(this: TreeView<unknown>): void {
   (this._link as CompositeSequenceView<unknown, unknown>)._childWritten(this);
+}
+
+function disposeView(view: TreeView<unknown>): void {
+  view.dispose();
 }
 
 /** The record pairs a list's commit writes in one batch (`#commitPairs`): ascending pair indices, their record kind, their bytes back to back; `created` receives the pairs now there. */
@@ -101,8 +106,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   readonly #navigable: boolean;
   #length: number;
   #committedLength: number;
-  /** Child views by index (each with its index and base on it: `childWritten`). */
-  readonly #children = new Map<number, TreeView<E>>();
+  /** Child views by index (each with its index and base on it: `childWritten`); a table kept from commit to commit once large (childCache.ts). */
+  readonly #children = new ChildCache<TreeView<E>>();
   readonly #replaced = new Set<number>();
   /**
    * Children written since the last commit, in the order they were written
@@ -561,7 +566,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   }
 
   override _disposeChildren(): void {
-    for (const child of this.#children.values()) child.dispose();
+    this.#children.forEach(disposeView);
     for (const child of this.#dirtyChildren) child.dispose();
     for (const view of this.#replacedViews) view.dispose();
     this.#children.clear();

@@ -33,6 +33,9 @@ import { type SszType, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
 import { sortedPositions } from './packedPages.js';
 import { ElementTable, type ElementTableHint, FILL_DIVISOR, FILL_MIN_LENGTH, FILL_MIN_WALKS } from './elementTable.js';
+import { takeIds } from './tableIds.js';
+import { ChildCache } from './childCache.js';
+import { borrowScratch, type CommitScratch, returnScratch } from './commitScratch.js';
 import type { ElementView } from './types.js';
 
 /**
@@ -45,9 +48,13 @@ function childWritten(this: TreeView<unknown>): void {
   (this._link as CompositeSequenceView<unknown, unknown>)._childWritten(this);
 }
 
+function disposeView(view: TreeView<unknown>): void {
+  view.dispose();
+}
+
 /** The record pairs a list's commit writes in one batch (`#commitPairs`): ascending pair indices, their record kind, their bytes back to back; `created` receives the pairs now there. */
 interface PairBatch {
-  readonly at: number[];
+  readonly at: ArrayLike<number>;
   readonly kind: number;
   readonly bytes: Uint8Array;
   readonly created: NodeId[];
@@ -99,8 +106,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   readonly #navigable: boolean;
   #length: number;
   #committedLength: number;
-  /** Child views by index (each with its index and base on it: `childWritten`). */
-  readonly #children = new Map<number, TreeView<E>>();
+  /** Child views by index (each with its index and base on it: `childWritten`); a table kept from commit to commit once large (childCache.ts). */
+  readonly #children = new ChildCache<TreeView<E>>();
   readonly #replaced = new Set<number>();
   /**
    * Children written since the last commit, in the order they were written
@@ -177,7 +184,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   #lookup(table: ElementTable, i: number): number {
     const n = this.#committedLength;
     if (++table.walks >= Math.max(FILL_MIN_WALKS, n / FILL_DIVISOR) && n >= FILL_MIN_LENGTH && !table.filled) {
-      const entries = new Int32Array(n);
+      const entries = takeIds(n);
       if (this._tree.store.collectElements(this._tree.rootNode, this.#level, n, entries)) {
         table.fill(entries);
         table.paired = entries[0]! < 0;
@@ -359,32 +366,41 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     // the list's tree is shared (a clone's first commit copies its paths anyway). A tree this view owns
     // rewrites each written half inside its pair in place instead (the element write below), which makes
     // no pair node: measured cheaper for a block on an owned state (bench/ab-views.mjs).
-    let halfAt: number[] | null = null;
-    let halfViews: TreeView<E>[] | null = null;
+    // Their indices go to a scratch kept from commit to commit (commitScratch.ts): an epoch lists ~16k.
+    let scratch: CommitScratch | null = null;
+    let halves = 0;
     const dirty = this.#written();
     this.#unfinished = true;
     const byPairs = dirty.length > 0 && !this._ownsRoot();
     const replacedAny = this.#replaced.size > 0;
-    for (let k = 0; k < dirty.length; k++) {
-      const child = dirty[k]!;
-      const i = child._linkIndex;
-      if (byPairs && child._linkBase === -1 && child._pairOf() >= 0 && !(replacedAny && this.#replaced.has(i))) {
-        (halfAt ??= []).push(i);
-        (halfViews ??= []).push(child);
-        continue;
-      }
-      this.#commitChild(i, child, at, written, replaced);
-    }
-    for (const [i, value] of this.#pending) {
-      at.push(i);
-      written.push(this.#elem._toNode(value, store));
-      replaced.push(true);
-    }
-    const pairs = halfAt === null ? null : this.#commitPairs(halfAt, halfViews!, at, written, replaced);
     try {
-      this.#writeBatches(at, written, replaced, pairs);
+      for (let k = 0; k < dirty.length; k++) {
+        const child = dirty[k]!;
+        const i = child._linkIndex;
+        if (byPairs && child._linkBase === -1 && child._pairOf() >= 0 && !(replacedAny && this.#replaced.has(i))) {
+          if (scratch === null) {
+            scratch = borrowScratch();
+            scratch.reserve(dirty.length);
+          }
+          scratch.halfAt[halves] = i;
+          scratch.halfK[halves++] = k;
+          continue;
+        }
+        this.#commitChild(i, child, at, written, replaced);
+      }
+      for (const [i, value] of this.#pending) {
+        at.push(i);
+        written.push(this.#elem._toNode(value, store));
+        replaced.push(true);
+      }
+      const pairs = scratch === null ? null : this.#commitPairs(scratch, halves, dirty, at, written, replaced);
+      try {
+        this.#writeBatches(at, written, replaced, pairs);
+      } finally {
+        if (pairs !== null) releaseSlab(pairs.bytes);
+      }
     } finally {
-      if (pairs !== null) releaseSlab(pairs.bytes);
+      if (scratch !== null) returnScratch(scratch);
     }
     for (const child of this.#linked) child._linkBase = child._tree.rootNode;
     this.#linked.length = 0;
@@ -464,58 +480,66 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
    * (`at`), are committed view by view into `at` instead. Returns the pairs
    * to write (ascending pair indices, their kind and bytes), or null.
    */
-  #commitPairs(halfAt: number[], halfViews: TreeView<E>[], at: number[], written: NodeId[], replaced: boolean[]): PairBatch | null {
+  #commitPairs(scratch: CommitScratch, halves: number, dirty: readonly TreeView<E>[], at: number[], written: NodeId[], replaced: boolean[]): PairBatch | null {
     let near: Set<number> | null = null;
     if (at.length > 0) {
       near = new Set();
       for (const i of at) near.add(i >>> 1);
     }
-    const order = sortedPositions(halfAt);
+    const order = sortedPositions(scratch.halfAt, halves, scratch.sortA, scratch.sortB);
     const size = this.#elem._pairBytes();
-    const bytes = size > 0 ? pairSlab(size * halfAt.length) : EMPTY_SLAB;
+    const bytes = size > 0 ? pairSlab(size * halves) : EMPTY_SLAB;
     const view = bytes === slab ? slabView : new DataView(bytes.buffer);
-    const pairAt: number[] = [];
-    let kind = -1;
+    let count = 0;
     try {
-      kind = this.#pairBytes(halfAt, halfViews, order, near, size, bytes, view, pairAt, at, written, replaced);
+      count = this.#pairBytes(scratch, halves, dirty, order, near, size, bytes, view, at, written, replaced);
     } catch (error) {
       releaseSlab(bytes);
       throw error;
     }
-    if (pairAt.length > 0) return { at: pairAt, kind, bytes, created: [] };
+    if (count > 0) return { at: scratch.pairAt.subarray(0, count), kind: scratch.kind, bytes, created: [] };
     releaseSlab(bytes);
     return null;
   }
 
-  /** `#commitPairs`' loop: each changed pair's bytes into `bytes` (its index into `pairAt`); returns their record kind. */
+  /**
+   * `#commitPairs`' loop over the `halves` half views listed in `scratch`:
+   * each changed pair's bytes into `bytes`, its index into
+   * `scratch.pairAt` and the pairs' record kind into `scratch.kind`;
+   * returns how many pairs.
+   */
   #pairBytes(
-    halfAt: number[],
-    halfViews: TreeView<E>[],
+    scratch: CommitScratch,
+    halves: number,
+    dirty: readonly TreeView<E>[],
     order: ArrayLike<number>,
     near: Set<number> | null,
     size: number,
     bytes: Uint8Array,
     view: DataView,
-    pairAt: number[],
     at: number[],
     written: NodeId[],
     replaced: boolean[],
   ): number {
+    const halfAt = scratch.halfAt;
+    const halfK = scratch.halfK;
+    const pairAt = scratch.pairAt;
+    let count = 0;
     let kind = -1;
-    for (let k = 0; k < order.length; ) {
+    for (let k = 0; k < halves; ) {
       const i = halfAt[order[k]!]!;
       const p = i >>> 1;
       let left: TreeView<E> | null = null;
       let right: TreeView<E> | null = null;
-      if ((i & 1) === 0) left = halfViews[order[k++]!]!;
-      if (k < order.length && halfAt[order[k]!]! === 2 * p + 1) right = halfViews[order[k++]!]!;
+      if ((i & 1) === 0) left = dirty[halfK[order[k++]!]!]!;
+      if (k < halves && halfAt[order[k]!]! === 2 * p + 1) right = dirty[halfK[order[k++]!]!]!;
       const pair = (left ?? right)!._pairOf();
       // One batch holds one record kind: a pair of another (never seen: one list, one layout) goes view by view.
       const fits = size > 0 && (kind < 0 || (pair & 15) === kind) && (near === null || !near.has(p));
-      const changed = fits ? this.#elem._pairWrite(left, right, bytes, view, pairAt.length * size) : -1;
+      const changed = fits ? this.#elem._pairWrite(left, right, bytes, view, count * size) : -1;
       if (changed === 0) continue; // no byte changed
       if (changed > 0) {
-        pairAt.push(p);
+        pairAt[count++] = p;
         kind = pair & 15;
         continue;
       }
@@ -523,7 +547,8 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
         if (v !== null) this.#commitChild(j, v, at, written, replaced);
       }
     }
-    return kind;
+    scratch.kind = kind;
+    return count;
   }
 
   /**
@@ -541,7 +566,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   }
 
   override _disposeChildren(): void {
-    for (const child of this.#children.values()) child.dispose();
+    this.#children.forEach(disposeView);
     for (const child of this.#dirtyChildren) child.dispose();
     for (const view of this.#replacedViews) view.dispose();
     this.#children.clear();

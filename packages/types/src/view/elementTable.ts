@@ -33,6 +33,7 @@
  * @module
  */
 import type { NodeId } from '@ssztree/core';
+import { takeIds, tracked } from './tableIds.js';
 
 /**
  * Map entries before they are folded into a private base: a block on a
@@ -242,7 +243,9 @@ export class ElementTable {
   /** Folds the maps into a private base of at least `length` entries (pairs first: an overlay entry is newer than any pair's of its position). */
   #fold(length: number): void {
     const old = this.#base?.ids;
-    const ids = new Int32Array(Math.max(length, old?.length ?? 0));
+    const size = Math.max(length, old?.length ?? 0);
+    // A recycled array (tableIds.ts) unless the list is short; the old base's copy writes every entry when as long.
+    const ids = takeIds(size, old !== undefined && old.length === size);
     if (old !== undefined) ids.set(old);
     else if (this.#placed !== null) writePlaced(this.#placed, ids);
     for (const [p, v] of this.#pairs ?? []) {
@@ -250,15 +253,15 @@ export class ElementTable {
       if (2 * p + 1 < ids.length) ids[2 * p + 1] = v;
     }
     for (const [i, v] of this.#overlay ?? []) if (i < ids.length) ids[i] = v;
-    this.#base = { ids, frozen: false, complete: this.#base?.complete ?? this.#placed !== null };
+    this.#base = tracked({ ids, frozen: false, complete: this.#base?.complete ?? this.#placed !== null });
     this.#overlay = null;
     this.#pairs = null;
     this.#placed = null;
   }
 
-  /** Replaces the table by the entries of one walk of the committed tree (`store.collectElements`). */
+  /** Replaces the table by the entries of one walk of the committed tree (`store.collectElements`); `entries` is the table's own from now on (recycled once its base is collected: tableIds.ts). */
   fill(entries: Int32Array): void {
-    this.#base = { ids: entries, frozen: false, complete: true };
+    this.#base = tracked({ ids: entries, frozen: false, complete: true });
     this.#overlay = null;
     this.#pairs = null;
     this.#placed = null;

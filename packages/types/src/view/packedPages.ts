@@ -101,15 +101,18 @@ const counts = new Int32Array(257);
  * of the positions, one pass per byte of the largest page index (two here),
  * took a fraction of the native sort of page·2^21 + position keys it
  * replaced (~0.1 ms a block, profile-views). Indices of 2^31 and more
- * (lists past 2^36 elements) fall back to a comparator sort.
+ * (lists past 2^36 elements) fall back to a comparator sort. `bufA` and
+ * `bufB` (n entries or more each, contents not kept) spare the two
+ * buffers' allocation; the result is one of them then, its first n entries
+ * the answer.
  */
-export function sortedPositions(order: ArrayLike<number>, n = order.length): Int32Array {
-  let src = new Int32Array(n);
+export function sortedPositions(order: ArrayLike<number>, n = order.length, bufA?: Int32Array, bufB?: Int32Array): Int32Array {
+  let src = bufA ?? new Int32Array(n);
   for (let j = 0; j < n; j++) src[j] = j;
   let max = 0;
   for (let j = 0; j < n; j++) if (order[j]! > max) max = order[j]!;
-  if (max >= 2 ** 31) return src.sort((a, b) => order[a]! - order[b]!);
-  let dst = new Int32Array(n);
+  if (max >= 2 ** 31) return src.subarray(0, n).sort((a, b) => order[a]! - order[b]!);
+  let dst = bufB ?? new Int32Array(n);
   for (let shift = 0; shift < 32 && (shift === 0 || max >>> shift > 0); shift += 8) {
     counts.fill(0);
     for (let j = 0; j < n; j++) counts[((order[src[j]!]! >>> shift) & 255) + 1]!++;

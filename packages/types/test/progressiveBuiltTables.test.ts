@@ -189,6 +189,50 @@ describe('progressive lists: tables from a build from bytes', () => {
     expect(toHex(loaded.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(value)));
   });
 
+  it("a clone's subtree page tables reach the clones of versions that never made the list's view or a subtree's segment; a write there never shows in them", () => {
+    // Built from values; every subtree past the first two has pages to tabulate.
+    const n = N_PACKED;
+    const Scored = progressiveContainer({ slot: uint64, scores: Balances }, [1, 1], 'ScoredGloasState');
+    const scores = BigUint64Array.from({ length: n }, (_, i) => BigInt(i % 97));
+    const origin = Scored.toView({ slot: 1n, scores });
+    const noWalks = (read: () => void) => {
+      const walks = vi.spyOn(Tree.prototype, 'recordAtDepth');
+      const fills = vi.spyOn(origin.store, 'collectLevel');
+      read();
+      expect(walks).not.toHaveBeenCalled();
+      expect(fills).not.toHaveBeenCalled();
+      vi.restoreAllMocks();
+    };
+    // (a) the middle version never makes the list's view; (b) it makes the view and one subtree's segment only.
+    for (const touch of [(_: typeof origin) => {}, (v: typeof origin) => expect(v.scores.get(n - 1)).toBe(scores[n - 1])]) {
+      // A version that reads every page (its subtrees' tables filled), committed, then cloned.
+      const reader = origin.clone();
+      for (let i = 0; i < n; i += 4) expect(reader.scores.get(i)).toBe(scores[i]);
+      reader.commit();
+      const middle = reader.clone();
+      middle.slot = 2n;
+      touch(middle);
+      middle.commit();
+      const last = middle.clone();
+      // The middle version now writes every page (taking the same tables): its entries change.
+      for (let i = 0; i < n; i++) middle.scores.set(i, 1000n + BigInt(i));
+      middle.commit();
+      noWalks(() => {
+        for (let i = FIRST_TABULATED_UINT64; i < n; i += 13) expect(last.scores.get(i)).toBe(scores[i]);
+      });
+      for (let i = 0; i < n; i += 7) expect(middle.scores.get(i)).toBe(1000n + BigInt(i));
+      expect(toHex(last.hashTreeRoot())).toBe(toHex(Scored.hashTreeRoot({ slot: 2n, scores })));
+      expect(toHex(reader.hashTreeRoot())).toBe(toHex(Scored.hashTreeRoot({ slot: 1n, scores })));
+      // The next version of `last` writes through the tables it was passed: roots as the model's.
+      const next = last.clone();
+      const model = scores.slice();
+      for (const i of indices(21, 3000, n)) next.scores.set(i, (model[i] = 7n + BigInt(i)));
+      expect(toHex(next.hashTreeRoot())).toBe(toHex(Scored.hashTreeRoot({ slot: 2n, scores: model })));
+      expect(toHex(last.hashTreeRoot())).toBe(toHex(Scored.hashTreeRoot({ slot: 2n, scores })));
+      for (const v of [reader, middle, last, next]) v.dispose();
+    }
+  });
+
   it('the registry is empty after a build that throws, and a value built from values takes no table', () => {
     const v = State.defaultValue();
     v.validators = Array.from({ length: 20 }, (_, i) => validator(i));

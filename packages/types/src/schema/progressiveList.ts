@@ -36,7 +36,8 @@ import { CompositeSequenceView } from '../view/composite.js';
 import { placedHint, placedRecords } from '../view/elementTable.js';
 import { PackedSequenceView } from '../view/packed.js';
 import { packedContents, packedShape, type PackedShape } from '../view/packedPages.js';
-import { ProgressiveListView, type SegmentHints } from '../view/progressive.js';
+import { ProgressiveListView } from '../view/progressive.js';
+import { SegmentHints } from '../view/passedHints.js';
 import type { ElementView } from '../view/types.js';
 import type { TreeView } from '../type.js';
 
@@ -54,7 +55,7 @@ function boundOf(maxLength: number): { count: number; phrase: string } {
  * list's view does.
  */
 function recordSegmentTables(root: NodeId, hints: unknown[] | null): void {
-  if (hints !== null) recordBuilt(root, { root, hints } satisfies SegmentHints);
+  if (hints !== null) recordBuilt(root, new SegmentHints(root, hints));
 }
 
 /**

@@ -21,8 +21,8 @@ import { type NodeId, type NodeStore, Tree } from '@ssztree/core';
 import { describeArg, SszError } from '../errors.js';
 import { type ContainerValue, type Fields, type SszType, staleView, TreeView } from '../type.js';
 import { adoptView, sameRoot } from './children.js';
-import { anyBuilt, isBuiltTable, takeBuilt } from './built.js';
-import { sharedPageTable } from './packedPages.js';
+import { anyBuilt, takeBuilt } from './built.js';
+import { passOn } from './passedHints.js';
 import type { FieldView } from './types.js';
 
 /** Scratch for a packed record's chunks (up to 64), shared by all container views: read, decoded, done. */
@@ -478,9 +478,9 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
     // valid while the clone's field keeps the same root, which the child checks when it takes it.
     // A field whose view was never made passes its hint on (a state loaded from bytes and cloned for each
     // block: the tables its build recorded reach the clones; an epoch's inactivity scores, which no block
-    // reads: the page table the last epoch left reaches the next). Only a read-only one: a build's
-    // (built.ts `isBuiltTable`) or a page table made shared, here and in this view, which then copies it
-    // too (packedPages.ts `sharedPageTable`); any other clone's hint is taken by one view (an element
+    // reads: the page table the last epoch left reaches the next; a progressive list's subtree tables
+    // too). Only a read-only one: a build's or a page table made shared, here and in this view, which then
+    // copies it too (passedHints.ts `passOn`); any other clone's hint is taken by one view (an element
     // table's overlay becomes the view's).
     const children = this._children;
     const hints = this._hints;
@@ -489,9 +489,7 @@ export class ContainerViewBase<F extends Fields> extends TreeView<ContainerValue
       const child = children?.[i];
       let hint: unknown;
       if (child === undefined) {
-        const untaken = hints?.[i];
-        hint = isBuiltTable(untaken) ? untaken : sharedPageTable(untaken);
-        if (hint !== undefined && hint !== untaken) hints![i] = hint;
+        hint = hints === null ? undefined : passOn(hints, i);
       } else hint = child._dirty ? undefined : child._inheritance();
       if (hint !== undefined) (view._hints ??= new Array<unknown>(n).fill(undefined))[i] = hint;
     }

@@ -32,7 +32,7 @@ import { indexOutside, SszError } from '../errors.js';
 import { MAX_PROGRESSIVE_CHUNKS, spineEndPosition, subtreeCapacity, subtreeCount, subtreeOf, subtreePosition, subtreeStart } from '../progressive.js';
 import { spineOver, subtreesFor } from '../tree/progressive.js';
 import { type SszType, TreeView } from '../type.js';
-import { isBuiltTable } from './built.js';
+import { passOn, SegmentHints } from './passedHints.js';
 
 /** The view of one subtree (a packed or composite sequence view in its segment form). */
 export interface SegmentView<E, W> extends TreeView<unknown> {
@@ -50,17 +50,6 @@ export interface ProgressiveListSchema<A, E, W> extends SszType<A> {
   _segmentView(store: NodeStore, node: NodeId, k: number, used: number): SegmentView<E, W>;
 }
 
-/**
- * What a progressive list view takes over (`_inherit`): hints for its
- * segments, by subtree, valid for the list's root `root` — the page and
- * element tables of a clone's parent (`_inheritance`), or those a build
- * from bytes recorded for each subtree (schema/progressiveList.ts,
- * view/built.ts). A build's are read-only and may reach several views.
- */
-export interface SegmentHints {
-  readonly root: NodeId;
-  readonly hints: readonly unknown[];
-}
 
 /**
  * Indices below this find their subtree with 32-bit arithmetic: 3c + 1 of their chunk c stays below
@@ -332,10 +321,11 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
 
   /**
    * The segments' own hints (page and element tables), for a clone's segments of the same roots; for a
-   * subtree with no segment, a build's hint this view never took (the subtree is as built), which is
-   * read-only and so may reach any number of views (view/built.ts `isBuiltTable`; a segment's own hint
-   * is made for one view, which writes into it). A state loaded from bytes and cloned for each block,
-   * whose lists each block touches in a few subtrees, so keeps the build's tables for the rest.
+   * subtree with no segment, what this view was handed if it may reach several views (passedHints.ts
+   * `passOn`: a build's table, or a clone's page table made shared, which each taker copies; a segment's
+   * own hint is made for one view, which writes into it). A state loaded from bytes and cloned for each
+   * block, whose lists each block touches in a few subtrees, so keeps the build's tables for the rest,
+   * and a list no block reads (an epoch's inactivity scores) keeps the tables the last epoch left.
    */
   override _inheritance(): unknown {
     if (this._dirty) return undefined;
@@ -346,10 +336,14 @@ export class ProgressiveListView<A, E, W = E> extends TreeView<A> {
       const seg = this.#segments[k];
       let hint: unknown;
       if (seg !== undefined) hint = seg._dirty ? undefined : seg._inheritance();
-      else if (isBuiltTable(untaken?.[k])) hint = untaken![k];
+      else if (untaken !== null) {
+        // A subtree this version never read passes on what it was handed (a build's table, or a clone's page
+        // table made shared here too: the segment that takes it later copies it).
+        hint = passOn(untaken, k);
+      }
       if (hint !== undefined) (hints ??= new Array<unknown>(n).fill(undefined))[k] = hint;
     }
-    return hints === null ? undefined : ({ root: this._tree.rootNode, hints } satisfies SegmentHints);
+    return hints === null ? undefined : new SegmentHints(this._tree.rootNode, hints);
   }
 
   override _inherit(from: unknown): void {

@@ -21,7 +21,15 @@ export interface Slab {
 
 /** Slabs of this size or more are given up at commit (a smaller one a view keeps; it costs little to grow). */
 export const SLAB_DONATE_BYTES = 1 << 14;
-const SPARE_COUNT = 4;
+/**
+ * Pairs kept at most. A progressive list's subtrees are views of their own, so a gloas epoch's loads of
+ * every page of the balances and the inactivity scores take ~20 slabs of sizes 4^k pages (a binary list
+ * takes one each); with 4 kept, those past the four largest were allocated and faulted in afresh every
+ * epoch: the writes 78.6 ms CPU with 1 627 page faults, against 34.8 ms with 5 with 24 kept
+ * (bench/realistic-epochs.ts --fork gloas --parts, p50 of 6 epochs, AMD EPYC, load ~1). SPARE_BYTES
+ * still bounds what is kept.
+ */
+const SPARE_COUNT = 24;
 /** Retained at most: one epoch's balances and scores of 2^20 validators (8 MiB slab + 8 MiB twin each). */
 const SPARE_BYTES = 40 << 20;
 

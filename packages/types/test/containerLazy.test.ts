@@ -7,28 +7,12 @@
  * model: every live view reads its own version, every kept version keeps
  * its value and root, and nothing leaks (the store empties at the end).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { collectUntil } from './gc.js';
 import { NodeStore } from '@ssztree/core';
 import { byteVector, container, list, toHex, uint64 } from '../src/index.js';
 import { sampleValidator, Validator } from './validatorSchema.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Collects garbage and gives finalizers task turns until `done()` holds (or gives up). */
-async function collectUntil(done: () => boolean, rounds = 30): Promise<boolean> {
-  for (let i = 0; i < rounds; i++) {
-    gc();
-    await turn();
-    await turn();
-    if (done()) return true;
-  }
-  return done();
-}
 
 /** Every node of `store` is freed once what was dropped is collected: nothing leaked. */
 async function expectStoreEmpties(store: NodeStore): Promise<void> {

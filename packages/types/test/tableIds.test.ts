@@ -5,25 +5,10 @@
  * reads another's entries. Fails if a base were recycled while a table or
  * a hint still held it, or handed out dirty.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { collectUntil } from './gc.js';
 import { ElementTable } from '../src/view/elementTable.js';
 import { RECYCLED_MIN, recycledCount, takeIds } from '../src/view/tableIds.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-/** Collects garbage and lets finalizers run until `done()` holds (or gives up). */
-async function collectUntil(done: () => boolean, rounds = 20): Promise<boolean> {
-  for (let i = 0; i < rounds; i++) {
-    gc();
-    await turn();
-    await turn();
-    if (done()) return true;
-  }
-  return done();
-}
 
 const n = RECYCLED_MIN;
 
@@ -47,7 +32,7 @@ describe('recycled element table bases', () => {
     (() => {
       filled((i) => i + 1);
     })();
-    expect(await collectUntil(() => recycledCount() > 0)).toBe(true);
+    expect(await collectUntil(() => recycledCount() > 0, 20)).toBe(true);
     expect(takeIds(n + 2).length).toBe(n + 2);
     expect(recycledCount()).toBe(1);
     const ids = takeIds(n);

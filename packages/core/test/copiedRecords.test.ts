@@ -13,28 +13,15 @@ import { merkleize } from '@ssztree/hasher';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore, registerRecordLayout, registerRecordPairs, Tree } from '../src/index.js';
-import { expandRecord, hex, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
+import { expandRecord, hex, randomBytes, rng, VALIDATOR_LAYOUT as LAYOUT } from './helpers.js';
 
 const KIND = registerRecordLayout(LAYOUT);
 const PAIR = registerRecordPairs(KIND);
 const SIZE = LAYOUT.size;
 
-/** Deterministic xorshift generator. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
-
 /** `n` random records' bytes (the flag byte kept 0/1 is not needed: core stores any bytes). */
 function records(n: number, r: () => number): Uint8Array {
-  const out = new Uint8Array(n * SIZE);
-  for (let i = 0; i < out.length; i++) out[i] = Math.floor(r() * 256);
-  return out;
+  return randomBytes(n * SIZE, r);
 }
 
 /** A list of records as bytes (a zero-length tail past `count`), with each record's root cached. */

@@ -11,24 +11,7 @@ import { merkleize } from '@ssztree/hasher';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { NodeStore, Tree } from '../src/index.js';
-import { hex } from './helpers.js';
-
-/** Deterministic xorshift generator. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
-
-function bytes(n: number, r: () => number): Uint8Array {
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) out[i] = Math.floor(r() * 256);
-  return out;
-}
+import { hex, randomBytes as bytes, rng } from './helpers.js';
 
 type Op = { kind: 'dense' | 'small' | 'root' | 'drop' | 'past'; seed: number };
 const op = fc.record({ kind: fc.constantFrom('dense', 'dense', 'small', 'root', 'drop', 'past'), seed: fc.integer({ min: 1, max: 2 ** 30 }) }) as fc.Arbitrary<Op>;

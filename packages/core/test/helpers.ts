@@ -66,3 +66,21 @@ export const VALIDATOR_LAYOUT: RecordLayout = {
     [113, 8],
   ],
 };
+
+/** Deterministic xorshift generator of numbers in [0, 1). */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+/** `n` random bytes from `r`. */
+export function randomBytes(n: number, r: () => number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = Math.floor(r() * 256);
+  return out;
+}

@@ -41,7 +41,7 @@ import { hashInto } from '@ssztree/hasher';
 import { staging, trimStaging } from '../hash/flush.js';
 import { KIND_ZERO, type NodeId } from '../nodes/ids.js';
 import type { Pool } from '../nodes/pool.js';
-import { besideCount, besideHalves, besideIds, besideStart, findOwnedPaths, levelEnd, levelStart, pathLefts, pathRights, pathUps, pendingBesidePaths } from './ownedPaths.js';
+import { besideCount, besideHalves, besideIds, besideStart, findOwnedPaths, gatherHash, levelEnd, levelStart, pathLefts, pathRights, pathUps, pendingBesidePaths } from './ownedPaths.js';
 import type { StoreCore as NodeStore } from '../store/storeCore.js';
 
 /**
@@ -180,22 +180,7 @@ function hashLevel(store: NodeStore, d: number, at: number, up: number): void {
   const halves = besideHalves;
   const ids = besideIds;
   const base = at - 16 * start;
-  for (let b = besideStart[d]!, bEnd = besideStart[d - 1]!; b < bEnd; b++) {
-    const id = ids[b]!;
-    const pool = pools[id & 15]!;
-    const slot = id >>> 4;
-    const h = pool.h32[slot >>> pool.shift]!;
-    const o = (slot & pool.mask) << 3;
-    const s = base + 8 * halves[b]!;
-    st[s] = h[o]!;
-    st[s + 1] = h[o + 1]!;
-    st[s + 2] = h[o + 2]!;
-    st[s + 3] = h[o + 3]!;
-    st[s + 4] = h[o + 4]!;
-    st[s + 5] = h[o + 5]!;
-    st[s + 6] = h[o + 6]!;
-    st[s + 7] = h[o + 7]!;
-  }
+  for (let b = besideStart[d]!, bEnd = besideStart[d - 1]!; b < bEnd; b++) gatherHash(pools, ids[b]!, st, base + 8 * halves[b]!);
   hashInto(st8.subarray(4 * at, 4 * at + 64 * (end - start)), st8.subarray(4 * at, 4 * at + 32 * (end - start)));
   const branches = store.branches;
   const shift = branches.shift;

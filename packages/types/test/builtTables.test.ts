@@ -12,30 +12,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Tree } from '@ssztree/core';
 import { container, list, toHex, uint64, uint8 } from '../src/index.js';
-import { mainnet } from '../src/consensus/index.js';
 import { anyBuilt } from '../src/view/built.js';
+import { expectClonesIsolated, hex, validator, Validator, type V } from './builtTablesShared.js';
 import { indices } from './seeded.js';
 
-const { Validator } = mainnet.electra;
-type V = ReturnType<typeof Validator.defaultValue>;
 const Validators = list(Validator, 2 ** 40);
 const Balances = list(uint64, 2 ** 40);
 const Flags = list(uint8, 2 ** 40);
 const State = container({ slot: uint64, validators: Validators, balances: Balances, flags: Flags }, 'BuiltState');
 
-function validator(i: number): V {
-  const v = Validator.defaultValue();
-  v.pubkey = new Uint8Array(48).fill(i & 255);
-  v.pubkey[0] = i >>> 8;
-  v.withdrawal_credentials = new Uint8Array(32).fill((i * 7) & 255);
-  v.effective_balance = BigInt(32e9 + i);
-  v.slashed = i % 5 === 0;
-  v.activation_epoch = BigInt(i);
-  v.exit_epoch = BigInt(2 ** 32 + i);
-  return v;
-}
-
-const hex = (v: V) => toHex(Validator.hashTreeRoot(v));
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -186,31 +171,7 @@ describe('tables from a build from bytes', () => {
   });
 
   it("two clones of a loaded state take the build's tables: one's writes never show in the other's reads", () => {
-    const n = 5000;
-    const value = State.defaultValue();
-    value.validators = Array.from({ length: n }, (_, i) => validator(i));
-    value.balances = BigUint64Array.from({ length: n }, (_, i) => BigInt(i));
-    value.flags = new Uint8Array(n).fill(3);
-    const loaded = State.deserializeToView(State.serialize(value));
-    const a = loaded.clone();
-    const b = loaded.clone();
-    const at = indices(11, 800, n);
-    for (const i of at) {
-      a.balances.set(i, 10n ** 12n + BigInt(i));
-      a.flags.set(i, 7);
-      a.validators.get(i).effective_balance = 1n;
-    }
-    a.commit();
-    for (const i of at) {
-      expect(a.balances.get(i)).toBe(10n ** 12n + BigInt(i));
-      expect(a.flags.get(i)).toBe(7);
-      expect(a.validators.get(i).effective_balance).toBe(1n);
-      expect(b.balances.get(i)).toBe(BigInt(i));
-      expect(b.flags.get(i)).toBe(3);
-      expect(b.validators.get(i).effective_balance).toBe(value.validators[i]!.effective_balance);
-    }
-    expect(toHex(b.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(value)));
-    expect(toHex(loaded.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(value)));
+    expectClonesIsolated(State, 5000);
   });
 
   it("a clone's page table reaches the clones of versions that never made the field's view, and a write there never shows in them", () => {

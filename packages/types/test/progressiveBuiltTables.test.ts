@@ -13,30 +13,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Tree } from '@ssztree/core';
 import { progressiveContainer, progressiveList, toHex, uint64, uint8 } from '../src/index.js';
-import { mainnet } from '../src/consensus/index.js';
 import { anyBuilt } from '../src/view/built.js';
+import { expectClonesIsolated, hex, validator, Validator } from './builtTablesShared.js';
 import { indices } from './seeded.js';
 
-const { Validator } = mainnet.electra;
-type V = ReturnType<typeof Validator.defaultValue>;
 const Validators = progressiveList(Validator);
 const Balances = progressiveList(uint64);
 const Flags = progressiveList(uint8);
 const State = progressiveContainer({ slot: uint64, validators: Validators, balances: Balances, flags: Flags }, [1, 0, 1, 1, 1], 'BuiltGloasState');
 
-function validator(i: number): V {
-  const v = Validator.defaultValue();
-  v.pubkey = new Uint8Array(48).fill(i & 255);
-  v.pubkey[0] = i >>> 8;
-  v.withdrawal_credentials = new Uint8Array(32).fill((i * 7) & 255);
-  v.effective_balance = BigInt(32e9 + i);
-  v.slashed = i % 5 === 0;
-  v.activation_epoch = BigInt(i);
-  v.exit_epoch = BigInt(2 ** 32 + i);
-  return v;
-}
-
-const hex = (v: V) => toHex(Validator.hashTreeRoot(v));
 
 /**
  * Elements whose reads need no table: subtree 0 of a list of records is one record (the segment's root),
@@ -162,31 +147,7 @@ describe('progressive lists: tables from a build from bytes', () => {
   });
 
   it("two clones of a loaded state take the build's tables: one's writes never show in the other's reads", () => {
-    const n = N_RECORDS;
-    const value = State.defaultValue();
-    value.validators = Array.from({ length: n }, (_, i) => validator(i));
-    value.balances = BigUint64Array.from({ length: n }, (_, i) => BigInt(i));
-    value.flags = new Uint8Array(n).fill(3);
-    const loaded = State.deserializeToView(State.serialize(value));
-    const a = loaded.clone();
-    const b = loaded.clone();
-    const at = indices(11, 800, n);
-    for (const i of at) {
-      a.balances.set(i, 10n ** 12n + BigInt(i));
-      a.flags.set(i, 7);
-      a.validators.get(i).effective_balance = 1n;
-    }
-    a.commit();
-    for (const i of at) {
-      expect(a.balances.get(i)).toBe(10n ** 12n + BigInt(i));
-      expect(a.flags.get(i)).toBe(7);
-      expect(a.validators.get(i).effective_balance).toBe(1n);
-      expect(b.balances.get(i)).toBe(BigInt(i));
-      expect(b.flags.get(i)).toBe(3);
-      expect(b.validators.get(i).effective_balance).toBe(value.validators[i]!.effective_balance);
-    }
-    expect(toHex(b.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(value)));
-    expect(toHex(loaded.hashTreeRoot())).toBe(toHex(State.hashTreeRoot(value)));
+    expectClonesIsolated(State, N_RECORDS);
   });
 
   it("a clone's subtree page tables reach the clones of versions that never made the list's view or a subtree's segment; a write there never shows in them", () => {

@@ -34,6 +34,9 @@ import { container, list, progressiveContainer, progressiveList, uint8, uint64 }
 import { makeBalances, NS } from './progressiveBinary.js';
 import { writeBlock, writeEpoch } from './lib/stateWorkload.js';
 import { makeValidators, prng, Validator } from './lib/validator.js';
+import { cpuMs } from './lib/cachedState.js';
+import { median } from './lib/stats.js';
+import { cacheThrasher } from './lib/thrash.js';
 
 process.env['SSZTREE_HASHER'] ??= 'hashtree';
 
@@ -59,21 +62,8 @@ const shape = arg('shape', 'both');
 const blocks = Number(arg('blocks', '100'));
 const epochs = Number(arg('epochs', '4'));
 const idle = Number(arg('idle', '0'));
-const thrashWords = Number(arg('thrash', '0')) * 262144;
-const junk = new Int32Array(thrashWords);
-/** Touches one word per 64-byte line of `junk`, evicting the caches' contents (see `--thrash`). */
-function thrash(): void {
-  for (let i = 0; i < thrashWords; i += 16) junk[i] = (junk[i] as number) + 1;
-}
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
+const thrash = cacheThrasher(Number(arg('thrash', '0')));
+const cpu = cpuMs;
 
 // The value is serialized once and dropped: a client holds the state's tree, not a value of a million objects (whose
 // marking would dominate every full GC).
@@ -112,7 +102,7 @@ if (session) {
 
 for (let b = 0; b < blocks; b++) {
   for (const s of b % 2 === 0 ? states : [...states].reverse()) {
-    if (thrashWords > 0) thrash();
+    thrash();
     const t0 = performance.now();
     writeBlock(s.view, NS, prng(1000 + b));
     const t1 = performance.now();

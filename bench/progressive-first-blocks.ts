@@ -18,6 +18,9 @@ import { progressiveContainer, progressiveList, uint8, uint64 } from '@ssztree/t
 import { makeBalances, NS } from './progressiveBinary.js';
 import { writeBlock } from './lib/stateWorkload.js';
 import { makeValidators, prng, Validator } from './lib/validator.js';
+import { cpuMs } from './lib/cachedState.js';
+import { median } from './lib/stats.js';
+import { cacheThrasher } from './lib/thrash.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,21 +37,8 @@ type Dyn = any;
 
 const blocks = Number(arg('blocks', '16'));
 const from = Number(arg('from', '0'));
-const thrashWords = Number(arg('thrash', '64')) * 262144;
-const junk = new Int32Array(thrashWords);
-/** Touches one word per 64-byte line of `junk` (64 MiB: twice the L3 of the 2-core AMD EPYC). */
-function thrash(): void {
-  for (let i = 0; i < thrashWords; i += 16) junk[i] = (junk[i] as number) + 1;
-}
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
+const thrash = cacheThrasher(Number(arg('thrash', '64')));
+const cpu = cpuMs;
 
 const bytes = GloasState.serialize({ slot: 1n, validators: makeValidators(NS), balances: makeBalances(NS), participation: new Uint8Array(NS).fill(7) } as Dyn);
 const loaded: Dyn = GloasState.deserializeToView(bytes);

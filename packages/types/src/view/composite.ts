@@ -35,7 +35,7 @@ import { sortedPositions } from './packedPages.js';
 import { ElementTable, type ElementTableHint, FILL_DIVISOR, FILL_MIN_LENGTH, FILL_MIN_WALKS } from './elementTable.js';
 import { takeIds } from './tableIds.js';
 import { ChildCache } from './childCache.js';
-import { borrowScratch, type CommitScratch, returnScratch } from './commitScratch.js';
+import { borrowScratch, type CommitScratch, pairDataView, pairSlab, releaseSlab, returnScratch } from './commitScratch.js';
 import type { ElementView } from './types.js';
 
 /**
@@ -60,40 +60,7 @@ interface PairBatch {
   readonly created: NodeId[];
 }
 
-/**
- * The pair bytes of a commit, shared by all list views (one commit at a
- * time uses it: `#commitPairs` fills it, the commit hands it to core and
- * lets it go); a block's 128 Validator pairs take 31 KB, an epoch's ~16k
- * pairs 3.9 MB, kept for the next epoch (allocating it each epoch cost
- * ~5 ms of its commit: bench/validator-epoch.ts profile). A larger one is
- * not kept after its commit.
- */
-const SLAB_KEPT = 1 << 22;
 const EMPTY_SLAB = new Uint8Array(0);
-let slab = new Uint8Array(1 << 16);
-let slabView = new DataView(slab.buffer);
-let slabBusy = false;
-
-/** A buffer of at least `bytes` bytes for a commit's pairs: the shared slab when free (grown if needed), else a fresh one. */
-function pairSlab(bytes: number): Uint8Array {
-  if (slabBusy) return new Uint8Array(bytes);
-  slabBusy = true;
-  if (slab.length < bytes) {
-    slab = new Uint8Array(Math.max(bytes, Math.min(2 * slab.length, SLAB_KEPT)));
-    slabView = new DataView(slab.buffer);
-  }
-  return slab;
-}
-
-/** Gives the shared slab back after a commit's write (a large one is dropped). */
-function releaseSlab(bytes: Uint8Array): void {
-  if (bytes !== slab) return;
-  slabBusy = false;
-  if (slab.length > SLAB_KEPT) {
-    slab = new Uint8Array(1 << 16);
-    slabView = new DataView(slab.buffer);
-  }
-}
 
 export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
   readonly #elem: SszType<E>;
@@ -489,7 +456,7 @@ export class CompositeSequenceView<E, ET = SszType<E>> extends TreeView<E[]> {
     const order = sortedPositions(scratch.halfAt, halves, scratch.sortA, scratch.sortB);
     const size = this.#elem._pairBytes();
     const bytes = size > 0 ? pairSlab(size * halves) : EMPTY_SLAB;
-    const view = bytes === slab ? slabView : new DataView(bytes.buffer);
+    const view = pairDataView(bytes);
     let count = 0;
     try {
       count = this.#pairBytes(scratch, halves, dirty, order, near, size, bytes, view, at, written, replaced);
